@@ -1,0 +1,57 @@
+# Two commands for a newcomer: `make run` and `make test`. Everything else is a helper.
+PYTHON ?= python3.11
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint format bench install install-dev browser migrate clean
+
+$(VENV)/.installed: requirements.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(PIP) install --quiet --disable-pip-version-check -r requirements.txt
+	@touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
+	$(PIP) install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@touch $@
+
+install: $(VENV)/.installed
+
+install-dev: $(VENV)/.installed-dev
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+## Serve the app on http://$(HOST):$(PORT) with daphne (SQLite, in-memory channel layer).
+run: migrate
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+## Browser tests need Debian's chromium; install it when missing (never `playwright install`).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "Installing Debian's chromium for the browser tests..."; \
+		(apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || \
+		echo "chromium could not be installed: browser tests will be skipped"; }
+
+## Lint, then the whole suite.
+test: install-dev browser
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/python -m pytest -n 2 --dist loadgroup
+
+lint: install-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install-dev
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+## Benchmarks: run on demand, never in the suite; they print their figures.
+bench: install-dev
+	$(PY) bench/run_all.py
+
+clean:
+	rm -rf $(VENV) staticfiles .test-db.sqlite3* .hypothesis

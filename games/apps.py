@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class GamesConfig(AppConfig):
+    """The games platform: players, games, seats and the move log."""
+
+    name = "games"
+    verbose_name = "Games"

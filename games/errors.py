@@ -1,0 +1,61 @@
+"""One place that turns errors into responses.
+
+Engines raise their own exception family (cards.engine.SetError, ...). Every exception whose
+class has `http_status` set, and every DRF exception, becomes a JSON body ``{"detail": message}``
+with a 4xx status, so API clients always get a message that names what was wrong.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from cards.engine.errors import SetError
+
+
+class GameError(Exception):
+    """A request the platform refuses; `http_status` says how."""
+
+    http_status = status.HTTP_400_BAD_REQUEST
+
+    def __init__(self, message: str, *, http_status: int | None = None):
+        super().__init__(message)
+        if http_status is not None:
+            self.http_status = http_status
+
+    @property
+    def message(self) -> str:
+        return str(self.args[0]) if self.args else self.__class__.__name__
+
+
+def flatten_detail(detail) -> str:
+    """Turn DRF's nested validation detail into one readable line."""
+    if isinstance(detail, dict):
+        parts = []
+        for key, value in detail.items():
+            text = flatten_detail(value)
+            parts.append(text if key in ("non_field_errors", "detail") else f"{key}: {text}")
+        return "; ".join(parts)
+    if isinstance(detail, list):
+        return "; ".join(flatten_detail(item) for item in detail)
+    return str(detail)
+
+
+def api_exception_handler(exc, context):
+    """Map every known error to a 4xx JSON body with one `detail` message."""
+    if isinstance(exc, GameError):
+        return Response({"detail": exc.message}, status=exc.http_status)
+    if isinstance(exc, SetError):
+        return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, ObjectDoesNotExist | Http404):
+        exc = exceptions.NotFound(str(exc) or "Not found.")
+    response = exception_handler(exc, context)
+    if response is not None:
+        detail = flatten_detail(response.data)
+        response.data = {"detail": detail}
+        if isinstance(exc, exceptions.ValidationError):
+            response.data["errors"] = exc.detail
+    return response
