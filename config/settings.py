@@ -1,4 +1,4 @@
-"""Settings for local use and tests; everything that differs per deployment comes from the environment.
+"""Settings for local use and tests; what differs per deployment comes from the environment.
 
 Environment variables (all optional here; see config/settings_production.py for production):
 
@@ -132,7 +132,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# collectstatic target; production settings set it (development serves from the finders).
+STATIC_ROOT = os.environ.get("DJANGO_STATIC_ROOT") or None
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

@@ -1,8 +1,8 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from games import views
+from games import protocol, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,4 +11,10 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/", include("cards.urls")),
+    path("api/", include("games.urls")),
+    # The original Set server's plain-text protocol, bare and per table (/tables/<id>/...).
+    re_path(r"^(?:look|declare|pick|add|watch|tables)(?:/.*)?$", protocol.dispatch),
+    re_path(r"^scores.*$", protocol.dispatch),
+    # Any other path outside the app's own sections answers like the original server.
+    re_path(r"^(?!admin|api/|static/|ws/).+$", protocol.unknown),
 ]

@@ -1,0 +1,96 @@
+"""The Set toolkit over JSON: check three cards, find sets on a board, play a solitaire game."""
+
+from __future__ import annotations
+
+import random
+
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from cards import serializers as s
+from cards.engine import all_sets, attribute_report, count_sets, find_set, is_set
+from cards.solitaire import SetGame
+from games.schema import ERROR_RESPONSES
+
+EXAMPLE_SET = ["ONE/GREEN/OPEN/DIAMOND", "TWO/RED/OPEN/DIAMOND", "THREE/PURPLE/OPEN/DIAMOND"]
+
+
+def cards_json(cards) -> list[dict]:
+    return [s.card_json(card) for card in cards]
+
+
+class CheckView(APIView):
+    @extend_schema(
+        tags=["Set toolkit"],
+        summary="Check whether three cards are a set",
+        description=(
+            "Per attribute, says whether the cards are all the same, all different or neither."
+        ),
+        request=s.CheckRequest,
+        responses={200: s.CheckResponse, **ERROR_RESPONSES},
+        examples=[OpenApiExample("A set", value={"cards": EXAMPLE_SET}, request_only=True)],
+    )
+    def post(self, request):
+        data = s.CheckRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        cards = data.validated_data["cards"]
+        return Response(
+            {
+                "is_set": is_set(*cards),
+                "cards": cards_json(cards),
+                "attributes": attribute_report(*cards),
+            }
+        )
+
+
+class FindView(APIView):
+    @extend_schema(
+        tags=["Set toolkit"],
+        summary="Find one set, or every set, on a board",
+        request=s.FindRequest,
+        responses={200: s.FindResponse, **ERROR_RESPONSES},
+    )
+    def post(self, request):
+        data = s.FindRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        cards = data.validated_data["cards"]
+        one = find_set(cards)
+        body = {
+            "found": one is not None,
+            "count": count_sets(cards),
+            "set": cards_json(one) if one else None,
+        }
+        if data.validated_data["all"]:
+            body["sets"] = [cards_json(found) for found in all_sets(cards)]
+        return Response(body)
+
+
+class SolitaireView(APIView):
+    @extend_schema(
+        tags=["Set toolkit"],
+        summary="Play one whole solitaire game",
+        description=(
+            "Deal 12; take a set while one shows and refill to 12; deal 3 more while none shows; "
+            "stop when the deck is empty and no set remains. Returns the sets in the order taken."
+        ),
+        request=s.SolitaireRequest,
+        responses={200: s.SolitaireResponse, **ERROR_RESPONSES},
+    )
+    def post(self, request):
+        data = s.SolitaireRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        seed = data.validated_data.get("seed")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        attributes = data.validated_data["attributes"]
+        found, sets = SetGame(seed=seed, attributes=attributes).play_quiet()
+        return Response(
+            {
+                "seed": seed,
+                "attributes": attributes,
+                "found": found,
+                "cards_left": 3**attributes - 3 * found,
+                "sets": [cards_json(taken) for taken in sets],
+            }
+        )

@@ -1,0 +1,139 @@
+"""Serializers of the Set toolkit API: cards in any text form in, plain JSON out."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from cards.engine import Card, SetError, parse_card, parse_cards
+
+ATTRIBUTE_CHOICES = [3, 4, 5]
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "example": "TWO/PURPLE/STRIPED/OVAL"},
+            {
+                "type": "array",
+                "items": {"type": "string"},
+                "example": ["two", "striped", "purple", "oval"],
+            },
+        ],
+        "description": (
+            "A card as protocol text (`TWO/PURPLE/STRIPED/OVAL`), Set War digits (`1201`), "
+            "seed-001 words in their order number, shading, color, shape "
+            '(`["two", "striped", "purple", "oval"]`) or a phrase (`two purple striped ovals`).'
+        ),
+    }
+)
+class CardField(serializers.Field):
+    """One card in any of the text forms the specs use."""
+
+    def to_internal_value(self, data) -> Card:
+        if not isinstance(data, str | list | tuple):
+            raise serializers.ValidationError(
+                f"{data!r} is not a card: expected text or a list of words."
+            )
+        try:
+            return parse_card(data)
+        except SetError as exc:
+            raise serializers.ValidationError(str(exc)) from exc
+
+    def to_representation(self, card: Card) -> dict:
+        return card_json(card)
+
+
+def card_json(card: Card) -> dict:
+    """Describe a card in every text form, so clients can pick the one they speak."""
+    return {
+        "text": card.protocol,
+        "digits": card.digits,
+        "words": list(card.words),
+        "phrase": card.phrase,
+    }
+
+
+class CardListField(serializers.ListField):
+    """A list of distinct cards of one size (3, 4 or 5 attributes)."""
+
+    child = CardField()
+
+    def to_internal_value(self, data):
+        if not isinstance(data, list):
+            raise serializers.ValidationError("Expected a list of cards.")
+        # Parse the raw values together so a repeated card or mixed sizes get one clear message.
+        for index, value in enumerate(data):
+            if not isinstance(value, str | list | tuple):
+                raise serializers.ValidationError(
+                    f"Card {index + 1}: {value!r} is not a card: expected text or a list of words."
+                )
+        try:
+            return parse_cards(data)
+        except SetError as exc:
+            raise serializers.ValidationError(str(exc)) from exc
+
+
+class CheckRequest(serializers.Serializer):
+    cards = CardListField(help_text="Exactly three distinct cards.")
+
+    def validate_cards(self, cards):
+        if len(cards) != 3:
+            raise serializers.ValidationError(f"A set has exactly 3 cards; got {len(cards)}.")
+        return cards
+
+
+class AttributeVerdict(serializers.ChoiceField):
+    def __init__(self, **kwargs):
+        super().__init__(choices=["same", "different", "neither"], **kwargs)
+
+
+class CardOut(serializers.Serializer):
+    text = serializers.CharField(help_text="Protocol text, e.g. TWO/PURPLE/STRIPED/OVAL.")
+    digits = serializers.CharField(help_text="Set War digits, e.g. 1201.")
+    words = serializers.ListField(child=serializers.CharField(), help_text="Seed 001 words.")
+    phrase = serializers.CharField(help_text="For people, e.g. two purple striped ovals.")
+
+
+class CheckResponse(serializers.Serializer):
+    is_set = serializers.BooleanField()
+    cards = CardOut(many=True)
+    attributes = serializers.DictField(
+        child=AttributeVerdict(),
+        help_text="Per attribute: all the same, all different, or neither (which breaks the set).",
+    )
+
+
+class FindRequest(serializers.Serializer):
+    cards = CardListField(help_text="The board: distinct cards of one size.")
+    all = serializers.BooleanField(
+        default=False, help_text="Return every set on the board instead of the first one found."
+    )
+
+
+class FindResponse(serializers.Serializer):
+    found = serializers.BooleanField()
+    count = serializers.IntegerField(help_text="How many sets the board holds.")
+    set = CardOut(many=True, allow_null=True, help_text="One set, or null when there is none.")
+    sets = serializers.ListField(
+        child=CardOut(many=True), required=False, help_text="Every set (only with all=true)."
+    )
+
+
+class SolitaireRequest(serializers.Serializer):
+    seed = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=2**63 - 1,
+        help_text="Shuffle seed; omitted means a random one (returned in the answer).",
+    )
+    attributes = serializers.ChoiceField(choices=ATTRIBUTE_CHOICES, default=4)
+
+
+class SolitaireResponse(serializers.Serializer):
+    seed = serializers.IntegerField()
+    attributes = serializers.IntegerField()
+    found = serializers.IntegerField()
+    cards_left = serializers.IntegerField()
+    sets = serializers.ListField(child=CardOut(many=True))

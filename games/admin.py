@@ -1,0 +1,172 @@
+"""The admin: games with filters, their seats, the move log inline, the state pretty-printed,
+and the log exportable as JSON."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import admin
+from django.http import JsonResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from games import selectors
+from games.models import Game, Move, Player, Seat
+
+
+def pretty(data) -> str:
+    return format_html(
+        "<pre style='max-height:40em;overflow:auto'>{}</pre>",
+        json.dumps(data, indent=2, sort_keys=True),
+    )
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("number", "name", "player", "score", "is_computer", "joined")
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    extra = 0
+    fields = ("seq", "actor", "action_text", "outcome_text", "at_ms", "created")
+    readonly_fields = fields
+    can_delete = False
+    ordering = ("seq",)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="action")
+    def action_text(self, move: Move) -> str:
+        return json.dumps(move.action, sort_keys=True)
+
+    @admin.display(description="outcome")
+    def outcome_text(self, move: Move) -> str:
+        return json.dumps(move.outcome, sort_keys=True)
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "kind",
+        "rule_set",
+        "status",
+        "players",
+        "version",
+        "is_open",
+        "is_default",
+        "created",
+        "finished",
+    )
+    list_filter = ("kind", "status", "is_open")
+    search_fields = ("id", "seats__name")
+    date_hierarchy = "created"
+    readonly_fields = (
+        "kind",
+        "seed",
+        "version",
+        "status",
+        "created",
+        "updated",
+        "finished",
+        "deadline_ms",
+        "created_ms",
+        "options_pretty",
+        "state_pretty",
+        "export_link",
+    )
+    fields = (
+        "kind",
+        "status",
+        "is_open",
+        "is_default",
+        "seed",
+        "version",
+        "created",
+        "updated",
+        "finished",
+        "deadline_ms",
+        "created_ms",
+        "options_pretty",
+        "export_link",
+        "state_pretty",
+    )
+    inlines = [SeatInline, MoveInline]
+
+    @admin.display(description="rules")
+    def rule_set(self, game: Game) -> str:
+        return game.options.get("rules", "")
+
+    @admin.display(description="players")
+    def players(self, game: Game) -> str:
+        return ", ".join(seat.name for seat in game.seats.all())
+
+    @admin.display(description="options")
+    def options_pretty(self, game: Game) -> str:
+        return pretty(game.options)
+
+    @admin.display(description="state")
+    def state_pretty(self, game: Game) -> str:
+        return pretty(game.state)
+
+    @admin.display(description="export")
+    def export_link(self, game: Game) -> str:
+        if not game.pk:
+            return "-"
+        url = reverse("admin:games_game_export", args=[game.pk])
+        return format_html(
+            '<a class="button" href="{}">Download the game and its log as JSON</a>', url
+        )
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("seats")
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:game_id>/export/",
+                self.admin_site.admin_view(self.export_view),
+                name="games_game_export",
+            ),
+            *super().get_urls(),
+        ]
+
+    def export_view(self, request, game_id: int):
+        game = selectors.game_get(game_id)
+        response = JsonResponse(selectors.game_export(game), json_dumps_params={"indent": 2})
+        response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
+        return response
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("id", "name", "is_computer", "user", "created")
+    list_filter = ("is_computer",)
+    search_fields = ("name",)
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "number", "name", "score", "is_computer")
+    list_filter = ("game__kind", "is_computer")
+    search_fields = ("name",)
+    readonly_fields = ("token",)
+
+
+@admin.register(Move)
+class MoveAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "seq", "actor", "created")
+    list_filter = ("game__kind",)
+    readonly_fields = ("game", "seq", "seat", "actor", "action", "outcome", "at_ms", "created")

@@ -1,0 +1,76 @@
+"""Who is acting: an API client by its seat token, a browser by its session."""
+
+from __future__ import annotations
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import authentication, exceptions
+
+from games.models import Game, Player, Seat
+from games.selectors import seat_by_token
+
+SESSION_PLAYER_KEY = "player_id"
+
+
+class SeatTokenAuthentication(authentication.BaseAuthentication):
+    """`Authorization: Token <token>`: the token returned when joining acts for that seat only."""
+
+    keyword = "Token"
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).decode("latin-1").split()
+        if not header or header[0].lower() != self.keyword.lower():
+            return None
+        if len(header) != 2:
+            raise exceptions.AuthenticationFailed(
+                "Send the seat token as 'Authorization: Token <token>'."
+            )
+        seat = seat_by_token(header[1])
+        if seat is None:
+            raise exceptions.AuthenticationFailed("That seat token is not valid.")
+        return (None, seat)
+
+    def authenticate_header(self, request):
+        return self.keyword
+
+
+class SeatTokenScheme(OpenApiAuthenticationExtension):
+    target_class = "games.auth.SeatTokenAuthentication"
+    name = "seatToken"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "`Token <token>`, where the token is the one returned by joining.",
+        }
+
+
+def session_player(request) -> Player | None:
+    player_id = request.session.get(SESSION_PLAYER_KEY) if hasattr(request, "session") else None
+    if not player_id:
+        return None
+    return Player.objects.filter(pk=player_id).first()
+
+
+def acting_seat(request, game: Game) -> Seat:
+    """The seat this request acts for at this game, or a 403 naming what is missing."""
+    from games.services import Forbidden
+
+    seat = request.auth if isinstance(request.auth, Seat) else None
+    if seat is not None:
+        if seat.game_id != game.pk:
+            raise Forbidden("That seat token belongs to another game.")
+        return seat
+    player = session_player(request)
+    if player is not None:
+        seat = game.seats.filter(player=player).first()
+        if seat is not None:
+            if request.method not in ("GET", "HEAD", "OPTIONS"):
+                # A browser session acts only with its CSRF token, like any session write.
+                authentication.SessionAuthentication().enforce_csrf(request)
+            return seat
+    raise Forbidden(
+        "You have no seat at this game: join it first and send your seat token as "
+        "'Authorization: Token <token>'."
+    )

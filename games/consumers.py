@@ -1,0 +1,156 @@
+"""WebSocket /ws/games/<id>/: the full view on connect, the new view after every change.
+
+A client identifies its seat with ``?token=<seat token>`` (API clients) or its session (browsers);
+without either it watches. It may send the same actions as the JSON API::
+
+    {"type": "declare"}                       -> {"type": "result", "outcome": ..., "version": n}
+    {"type": "sync"}                          -> {"type": "state", "version": n, "view": {...}}
+
+Every change to the game is pushed as ``{"type": "state", "version": n, "view": {...}}``; a
+client that sees a gap in versions sends ``{"type": "sync"}``. Errors come back as
+``{"type": "error", "detail": "...", "code": "..."}`` and never close the socket. The consumer
+also wakes itself at the game's next deadline, so a socket-only table still times out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from cards.engine.errors import SetError
+from games import selectors, services
+from games.auth import SESSION_PLAYER_KEY
+from games.models import Game, Seat
+
+MAX_FRAME_BYTES = 16 * 1024
+
+
+@database_sync_to_async
+def _load(game_id: int, token: str | None, player_id: int | None):
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None, None
+    seat = None
+    if token:
+        seat = Seat.objects.filter(token=token, game=game).first()
+    elif player_id:
+        seat = Seat.objects.filter(game=game, player_id=player_id).first()
+    return game, seat
+
+
+@database_sync_to_async
+def _snapshot(game_id: int, seat_name: str | None) -> tuple[int, dict, int | None]:
+    now = services.now_ms()
+    game = selectors.game_fresh(game_id, now)
+    return game.version, selectors.game_view(game, seat_name=seat_name, now=now), game.deadline_ms
+
+
+@database_sync_to_async
+def _submit(game_id: int, seat: Seat, action: dict) -> dict:
+    result = services.move_submit(game_id=game_id, seat=seat, action=action)
+    return {"type": "result", "outcome": result.outcome, "version": result.game.version}
+
+
+@database_sync_to_async
+def _tick(game_id: int) -> None:
+    services.game_tick(game_id=game_id)
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        token = (query.get("token") or [None])[0]
+        session = self.scope.get("session")
+        player_id = session.get(SESSION_PLAYER_KEY) if session is not None else None
+        game, self.seat = await _load(self.game_id, token, player_id)
+        if game is None:
+            await self.close(code=4404)
+            return
+        if token and self.seat is None:
+            await self.close(code=4403)
+            return
+        self.group = services.group_name(self.game_id)
+        self.sent_version = -1
+        self.timer: asyncio.TimerHandle | None = None
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_state()
+
+    async def disconnect(self, code):
+        if getattr(self, "timer", None):
+            self.timer.cancel()
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    @property
+    def seat_name(self) -> str | None:
+        return self.seat.name if self.seat else None
+
+    async def send_json(self, data: dict) -> None:
+        await self.send(text_data=json.dumps(data, separators=(",", ":")))
+
+    async def send_state(self, *, force: bool = True) -> None:
+        version, view, deadline_ms = await _snapshot(self.game_id, self.seat_name)
+        if not force and version <= self.sent_version:
+            return
+        self.sent_version = version
+        self.arm_timer(deadline_ms)
+        await self.send_json({"type": "state", "version": version, "view": view})
+
+    def arm_timer(self, deadline_ms: int | None) -> None:
+        """Wake at the game's next deadline so a timeout happens even if nobody sends anything."""
+        if self.timer:
+            self.timer.cancel()
+            self.timer = None
+        if deadline_ms is None:
+            return
+        delay = max(deadline_ms - services.now_ms(), 0) / 1000 + 0.01
+        loop = asyncio.get_running_loop()
+        self.timer = loop.call_later(delay, lambda: asyncio.ensure_future(self.on_deadline()))
+
+    async def on_deadline(self) -> None:
+        await _tick(self.game_id)
+        await self.send_state(force=False)
+
+    async def game_changed(self, message: dict) -> None:
+        if message.get("version", 0) > self.sent_version:
+            await self.send_state(force=False)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        raw = text_data if text_data is not None else bytes_data
+        if raw is None or len(raw) > MAX_FRAME_BYTES:
+            await self.send_error(f"Frames are limited to {MAX_FRAME_BYTES} bytes.", "too_large")
+            return
+        try:
+            action = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            await self.send_error(
+                'A message is a JSON object such as {"type": "sync"}.', "bad_json"
+            )
+            return
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            await self.send_error(
+                "A message is a JSON object with a string field 'type'.", "bad_action"
+            )
+            return
+        if action["type"] == "sync":
+            await self.send_state()
+            return
+        if self.seat is None:
+            await self.send_error("You are watching: join the game to act.", "forbidden")
+            return
+        try:
+            reply = await _submit(self.game_id, self.seat, action)
+        except (services.GameError, SetError) as exc:
+            await self.send_error(str(exc), getattr(exc, "code", "invalid"))
+            return
+        await self.send_json(reply)
+        await self.send_state(force=False)
+
+    async def send_error(self, detail: str, code: str) -> None:
+        await self.send_json({"type": "error", "detail": detail, "code": code})

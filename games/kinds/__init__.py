@@ -1,0 +1,95 @@
+"""The registry of game kinds: each kind's rules behind one small interface.
+
+The platform calls only these methods; each kind adapts its pure engine to them:
+
+- ``new(options, seed, now_ms) -> state``: a fresh game (options validated, errors readable);
+- ``apply(state, actor, action, now_ms) -> Result``: one action by one seat (by its name);
+- ``tick(state, now_ms) -> Result``: time-driven events that are due (the declare deadline);
+- ``next_deadline(state) -> int | None``: when time alone will next change the game;
+- ``view(state, actor, now_ms) -> dict``: what that seat (or a watcher, actor None) sees;
+- ``status(state)``, ``scores(state)``: for listings and the admin.
+
+States are plain JSON-able data and the functions never mutate their input, so a rejected action
+leaves the game as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one action or tick did: the new state, what to tell the actor, and whether watchers
+    should wake (an "event" in the Set table protocol's sense)."""
+
+    state: dict
+    outcome: dict = field(default_factory=dict)
+    event: bool = True
+
+
+class RuleError(ValueError):
+    """An action or option the rules refuse; `code` is a short machine-readable reason."""
+
+    def __init__(self, message: str, code: str = "invalid"):
+        super().__init__(message)
+        self.code = code
+
+
+class Rules(Protocol):
+    kind: str
+    min_seats: int
+    max_seats: int | None
+    # Whether seats may join while the game is being played (Set tables) or only before.
+    join_while_active: bool
+
+    def options(self, options: dict) -> dict: ...
+    def new(self, *, options: dict, seed: int, now_ms: int) -> dict: ...
+    def join(self, state: dict, name: str, now_ms: int) -> Result: ...
+    def apply(self, state: dict, actor: str, action: dict, now_ms: int) -> Result: ...
+    def tick(self, state: dict, now_ms: int) -> Result: ...
+    def next_deadline(self, state: dict) -> int | None: ...
+    def view(self, state: dict, actor: str | None, now_ms: int) -> dict: ...
+    def status(self, state: dict) -> str: ...
+    def scores(self, state: dict) -> dict[str, int]: ...
+
+
+_REGISTRY: dict[str, Rules] = {}
+
+
+def register(rules: Rules) -> Rules:
+    _REGISTRY[rules.kind] = rules
+    return rules
+
+
+def get_rules(kind: str) -> Rules:
+    if not _REGISTRY:
+        load_kinds()
+    try:
+        return _REGISTRY[kind]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise RuleError(f"Unknown game kind {kind!r}; known kinds: {known}.", "bad_kind") from None
+
+
+def kinds() -> list[str]:
+    if not _REGISTRY:
+        load_kinds()
+    return sorted(_REGISTRY)
+
+
+def load_kinds() -> None:
+    """Import every kind module so it registers itself."""
+    from games.kinds import set_table  # noqa: F401
+
+
+def as_result(engine_result: Any) -> Result:
+    """Accept an engine's own result object (state, outcome, event) as a platform Result."""
+    if isinstance(engine_result, Result):
+        return engine_result
+    return Result(
+        state=engine_result.state,
+        outcome=dict(getattr(engine_result, "outcome", {}) or {}),
+        event=bool(getattr(engine_result, "event", True)),
+    )

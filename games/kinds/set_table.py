@@ -1,0 +1,69 @@
+"""The Set table as a game kind: two rule sets ("declare" and "classic") behind one interface."""
+
+from __future__ import annotations
+
+from cards.engine.classic import ClassicRules
+from cards.engine.table import DeclareRules
+from games.kinds import Result, RuleError, as_result, register
+
+RULE_SETS = {"declare": DeclareRules(), "classic": ClassicRules()}
+
+
+class SetTable:
+    kind = "set"
+    min_seats = 1
+    max_seats = None
+    join_while_active = True
+
+    def engine(self, state_or_options: dict):
+        name = state_or_options.get("rules", "declare")
+        try:
+            return RULE_SETS[name]
+        except KeyError:
+            raise RuleError(
+                f"Unknown rule set {name!r}; use 'declare' or 'classic'.", "bad_option"
+            ) from None
+
+    def options(self, options: dict) -> dict:
+        options = dict(options)
+        options.setdefault("rules", "declare")
+        self.engine(options)
+        return options
+
+    def new(self, *, options: dict, seed: int, now_ms: int) -> dict:
+        engine_options = {k: v for k, v in options.items() if k != "rules"}
+        state = self.engine(options).new_state(options=engine_options, seed=seed, now_ms=now_ms)
+        return {**state, "rules": options["rules"]}
+
+    def join(self, state: dict, name: str, now_ms: int) -> Result:
+        return self.apply(state, name, {"type": "join"}, now_ms)
+
+    def apply(self, state: dict, actor: str, action: dict, now_ms: int) -> Result:
+        return self._keep_rules(state, self.engine(state).apply(state, actor, action, now_ms))
+
+    def tick(self, state: dict, now_ms: int) -> Result:
+        return self._keep_rules(state, self.engine(state).tick(state, now_ms))
+
+    @staticmethod
+    def _keep_rules(before: dict, engine_result) -> Result:
+        result = as_result(engine_result)
+        if result.state.get("rules") == before.get("rules"):
+            return result
+        return Result({**result.state, "rules": before["rules"]}, result.outcome, result.event)
+
+    def next_deadline(self, state: dict) -> int | None:
+        return self.engine(state).next_deadline(state)
+
+    def view(self, state: dict, actor: str | None, now_ms: int) -> dict:
+        return self.engine(state).view(state, actor, now_ms)
+
+    def status(self, state: dict) -> str:
+        if self.engine(state).is_over(state):
+            return "over"
+        return "active" if self.engine(state).players(state) else "waiting"
+
+    def scores(self, state: dict) -> dict[str, int]:
+        return self.engine(state).scores(state)
+
+
+register(SetTable())

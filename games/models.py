@@ -1,0 +1,126 @@
+"""Persistence of the platform: players, games, seats and the append-only move log.
+
+No game rules live here: a Game's `state` is whatever its kind's rules produce, and replaying its
+moves from `seed` and `options` gives that state back (the move log is the truth; `state` is a
+cache for fast reads).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Player(models.Model):
+    """Someone who plays: a browser session, a user, an API client or the computer."""
+
+    name = models.CharField(max_length=40)
+    session_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    is_computer = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Game(models.Model):
+    class Kind(models.TextChoices):
+        SET = "set", "Set"
+        SETWAR = "setwar", "Set War"
+        SQUARE = "square", "Square Game"
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for players"
+        ACTIVE = "active", "Being played"
+        OVER = "over", "Over"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices, db_index=True)
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField()
+    status = models.CharField(
+        max_length=8, choices=Status.choices, default=Status.WAITING, db_index=True
+    )
+    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField(default=dict, blank=True)
+    # Open tables are reachable over the plain-text protocol, where the name is the identity.
+    is_open = models.BooleanField(default=False)
+    # The table the bare protocol routes (/look/P ...) address; exactly one at a time.
+    is_default = models.BooleanField(default=False)
+    # When time alone will next change the game (a declare deadline), in Unix ms; null if never.
+    deadline_ms = models.BigIntegerField(null=True, blank=True)
+    # The game clock at creation, in Unix ms: replay starts the rules from here.
+    created_ms = models.BigIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["is_default"], condition=Q(is_default=True), name="one_default_table"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk}"
+
+
+class Seat(models.Model):
+    """A player's place at one game; the token lets an API client act for this seat only."""
+
+    game = models.ForeignKey(Game, related_name="seats", on_delete=models.CASCADE)
+    player = models.ForeignKey(Player, related_name="seats", on_delete=models.PROTECT)
+    number = models.PositiveSmallIntegerField()
+    # The name the rules know this seat by (unique within the game).
+    name = models.CharField(max_length=40)
+    score = models.IntegerField(default=0)
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    is_computer = models.BooleanField(default=False)
+    computer = models.JSONField(default=dict, blank=True)
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique"),
+            models.UniqueConstraint(fields=["game", "name"], name="seat_name_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.number} of game {self.game_id})"
+
+
+class Move(models.Model):
+    """One entry of a game's append-only log: who did what, when, and what came of it."""
+
+    game = models.ForeignKey(Game, related_name="moves", on_delete=models.CASCADE)
+    seq = models.PositiveIntegerField()
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.PROTECT)
+    # The seat's name as the rules know it ("" for the game's own time-driven events).
+    actor = models.CharField(max_length=40, blank=True, default="")
+    action = models.JSONField()
+    outcome = models.JSONField(default=dict, blank=True)
+    # The game clock of this move in Unix milliseconds: replay feeds it back to the rules.
+    at_ms = models.BigIntegerField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="move_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.actor or 'game'}: {self.action.get('type', '?')}"

@@ -1,0 +1,105 @@
+"""Reads: lists of games, one game as a seat sees it, the move log, exports."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from games.kinds import get_rules
+from games.models import Game, Move, Seat
+
+
+def game_list(*, kind: str | None = None, status: str | None = None, is_open=None) -> QuerySet:
+    games = Game.objects.prefetch_related("seats").order_by("-id")
+    if kind:
+        games = games.filter(kind=kind)
+    if status:
+        games = games.filter(status=status)
+    if is_open is not None:
+        games = games.filter(is_open=is_open)
+    return games
+
+
+def game_get(game_id) -> Game:
+    from games.services import NotFound
+
+    try:
+        return Game.objects.get(pk=int(game_id))
+    except (Game.DoesNotExist, ValueError, TypeError, OverflowError):
+        raise NotFound(f"There is no game with id {game_id}.") from None
+
+
+def game_fresh(game_id, now: int) -> Game:
+    """The game with any due time-driven event applied first, so reads never show stale clocks."""
+    game = game_get(game_id)
+    if game.deadline_ms is not None and now >= game.deadline_ms and game.status != "over":
+        from games.services import game_tick
+
+        game = game_tick(game_id=game.pk, now=now).game
+    return game
+
+
+def game_view(game: Game, *, seat_name: str | None, now: int) -> dict:
+    return get_rules(game.kind).view(game.state, seat_name, now)
+
+
+def seat_by_token(token: str) -> Seat | None:
+    if not token:
+        return None
+    return Seat.objects.select_related("game", "player").filter(token=token).first()
+
+
+def moves_list(game: Game, *, since: int = 0) -> QuerySet:
+    return Move.objects.filter(game=game, seq__gt=since).order_by("seq")
+
+
+def move_json(move: Move) -> dict:
+    return {
+        "seq": move.seq,
+        "actor": move.actor,
+        "seat": move.seat.number if move.seat_id and move.seat else None,
+        "action": move.action,
+        "outcome": move.outcome,
+        "at_ms": move.at_ms,
+        "created": move.created.isoformat(),
+    }
+
+
+def seat_json(seat: Seat) -> dict:
+    return {
+        "number": seat.number,
+        "name": seat.name,
+        "score": seat.score,
+        "is_computer": seat.is_computer,
+    }
+
+
+def game_summary(game: Game) -> dict:
+    return {
+        "id": game.pk,
+        "kind": game.kind,
+        "options": game.options,
+        "status": game.status,
+        "version": game.version,
+        "is_open": game.is_open,
+        "is_default": game.is_default,
+        "seats": [seat_json(seat) for seat in game.seats.all()],
+        "created": game.created.isoformat(),
+        "updated": game.updated.isoformat(),
+        "finished": game.finished.isoformat() if game.finished else None,
+    }
+
+
+def game_export(game: Game) -> dict:
+    """Everything needed to rebuild the game elsewhere: seed, options and the whole log."""
+    data = game_summary(game)
+    data.update(
+        {
+            "seed": game.seed,
+            "created_ms": game.created_ms,
+            "state": game.state,
+            "moves": [
+                move_json(move) for move in game.moves.select_related("seat").order_by("seq")
+            ],
+        }
+    )
+    return data

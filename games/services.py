@@ -1,0 +1,285 @@
+"""Every write to a game goes through here.
+
+Each service runs in one transaction: it locks the game row (``select_for_update``; on SQLite the
+IMMEDIATE transaction mode serialises writers), applies the rules, appends the move, bumps the
+version (checked on update, so a stale writer can never overwrite a newer state) and broadcasts
+the new version to the game's channel group once the transaction has committed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework import status
+
+from games.errors import GameError
+from games.kinds import Result, RuleError, get_rules
+from games.models import Game, Move, Player, Seat
+
+# Sending a presence mark costs a write; one a second per player keeps "away" exact to a second.
+TOUCH_INTERVAL_MS = 1000
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def group_name(game_id: int) -> str:
+    return f"game-{game_id}"
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    game: Game
+    outcome: dict
+    event: bool
+    seat: Seat | None = None
+
+
+class NotFound(GameError):
+    http_status = status.HTTP_404_NOT_FOUND
+
+
+class Forbidden(GameError):
+    http_status = status.HTTP_403_FORBIDDEN
+
+
+class Conflict(GameError):
+    http_status = status.HTTP_409_CONFLICT
+
+
+def broadcast(game: Game, *, event: bool) -> None:
+    """Tell every watcher of the game its new version, once the change is committed."""
+    message = {
+        "type": "game.changed",
+        "game": game.pk,
+        "version": game.version,
+        "event": event,
+        "deadline_ms": game.deadline_ms,
+        "over": game.status == Game.Status.OVER,
+    }
+    layer = get_channel_layer()
+    if layer is None:  # pragma: no cover - a layer is always configured
+        return
+    transaction.on_commit(lambda: async_to_sync(layer.group_send)(group_name(game.pk), message))
+
+
+def _lock(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound(f"There is no game with id {game_id}.") from None
+
+
+def _save(game: Game, result: Result, *, now: int) -> None:
+    """Store a new state on a locked game, checking that nobody wrote in between."""
+    rules = get_rules(game.kind)
+    game.state = result.state
+    game.deadline_ms = rules.next_deadline(result.state)
+    new_status = rules.status(result.state)
+    if new_status == Game.Status.OVER and game.status != Game.Status.OVER:
+        game.finished = timezone.now()
+    game.status = new_status
+    changed = Game.objects.filter(pk=game.pk, version=game.version).update(
+        state=game.state,
+        deadline_ms=game.deadline_ms,
+        status=game.status,
+        finished=game.finished,
+        version=game.version + 1,
+        updated=timezone.now(),
+    )
+    if changed != 1:
+        raise Conflict("The game changed while this move was being applied; try again.")
+    game.version += 1
+    _sync_scores(game, rules.scores(result.state))
+
+
+def _sync_scores(game: Game, scores: dict[str, int]) -> None:
+    for seat in game.seats.all():
+        score = scores.get(seat.name)
+        if score is not None and score != seat.score:
+            Seat.objects.filter(pk=seat.pk).update(score=score)
+
+
+def _log(game: Game, *, seat: Seat | None, actor: str, action: dict, result: Result, at: int):
+    seq = game.version  # the version after the save: one move per version
+    Move.objects.create(
+        game=game, seq=seq, seat=seat, actor=actor, action=action, outcome=result.outcome, at_ms=at
+    )
+
+
+def _commit(game: Game, *, seat, actor: str, action: dict, result: Result, now: int) -> None:
+    _save(game, result, now=now)
+    _log(game, seat=seat, actor=actor, action=action, result=result, at=now)
+    broadcast(game, event=result.event)
+    if game.is_default and game.status == Game.Status.OVER:
+        _replace_default(game)
+
+
+def _due_tick(game: Game, now: int) -> bool:
+    """Apply time-driven events that are due before anything else; say whether one happened."""
+    if game.deadline_ms is None or now < game.deadline_ms or game.status == Game.Status.OVER:
+        return False
+    result = get_rules(game.kind).tick(game.state, now)
+    if result.state == game.state:
+        return False
+    _commit(game, seat=None, actor="", action={"type": "tick"}, result=result, now=now)
+    return result.event
+
+
+def _rule_error(exc: Exception) -> GameError:
+    code = getattr(exc, "code", "invalid")
+    error = GameError(str(exc), http_status=status.HTTP_400_BAD_REQUEST)
+    error.code = code
+    return error
+
+
+def game_create(
+    *,
+    kind: str,
+    options: dict | None = None,
+    seed: int | None = None,
+    is_open: bool = False,
+    is_default: bool = False,
+    now: int | None = None,
+) -> Game:
+    """Create a game of a kind with validated options and a seed (random when not given)."""
+    rules = get_rules(kind)
+    now = now_ms() if now is None else now
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**62)
+    try:
+        options = rules.options(options or {})
+        state = rules.new(options=options, seed=seed, now_ms=now)
+    except (RuleError, ValueError) as exc:
+        raise _rule_error(exc) from exc
+    return Game.objects.create(
+        kind=kind,
+        options=options,
+        seed=seed,
+        state=state,
+        status=rules.status(state),
+        deadline_ms=rules.next_deadline(state),
+        created_ms=now,
+        is_open=is_open,
+        is_default=is_default,
+    )
+
+
+def _replace_default(finished: Game) -> None:
+    """Make a fresh table the default when the default one is over (set-table-protocol §8)."""
+    Game.objects.filter(pk=finished.pk).update(is_default=False)
+    finished.is_default = False
+    game_create(
+        kind=finished.kind,
+        options={k: v for k, v in finished.options.items() if k != "deck"},
+        is_open=True,
+        is_default=True,
+    )
+
+
+def default_table() -> Game:
+    """The table the bare protocol routes address, created on first use."""
+    game = Game.objects.filter(is_default=True).first()
+    if game is not None:
+        return game
+    try:
+        with transaction.atomic():
+            return game_create(
+                kind=Game.Kind.SET, options={"rules": "declare"}, is_open=True, is_default=True
+            )
+    except IntegrityError:  # another request created it first
+        return Game.objects.get(is_default=True)
+
+
+def _seat_for(game: Game, name: str) -> Seat | None:
+    return game.seats.filter(name=name).first()
+
+
+def _add_seat(game: Game, *, player: Player, name: str, now: int) -> Seat:
+    rules = get_rules(game.kind)
+    if game.status == Game.Status.OVER:
+        raise GameError("The game is over; nobody can join it.", http_status=409)
+    if game.status == Game.Status.ACTIVE and not rules.join_while_active:
+        raise GameError("The game has started; nobody can join it now.", http_status=409)
+    count = game.seats.count()
+    if rules.max_seats is not None and count >= rules.max_seats:
+        raise GameError(f"The game is full ({rules.max_seats} seats).", http_status=409)
+    if _seat_for(game, name) is not None:
+        raise GameError(f"The name {name!r} is taken at this game.", http_status=409)
+    try:
+        result = rules.join(game.state, name, now)
+    except (RuleError, ValueError) as exc:
+        raise _rule_error(exc) from exc
+    seat = Seat.objects.create(
+        game=game, player=player, number=count, name=name, is_computer=player.is_computer
+    )
+    _commit(game, seat=seat, actor=name, action={"type": "join"}, result=result, now=now)
+    return seat
+
+
+def game_join(
+    *, game_id: int, player: Player, name: str | None = None, now: int | None = None
+) -> Seat:
+    """Seat a player at a game under a name unique there; the seat carries the API token."""
+    now = now_ms() if now is None else now
+    with transaction.atomic():
+        game = _lock(game_id)
+        _due_tick(game, now)
+        return _add_seat(game, player=player, name=name or player.name, now=now)
+
+
+def move_submit(*, game_id: int, seat: Seat, action: dict, now: int | None = None) -> MoveResult:
+    """Apply one action for a seat; a refused action raises and changes nothing."""
+    now = now_ms() if now is None else now
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise GameError("An action is a JSON object with a string field 'type'.")
+    if action["type"] in {"join", "tick"}:
+        raise GameError(f"'{action['type']}' is not an action a seat can submit.")
+    with transaction.atomic():
+        game = _lock(game_id)
+        if seat.game_id != game.pk:
+            raise Forbidden("That seat does not belong to this game.")
+        _due_tick(game, now)
+        rules = get_rules(game.kind)
+        try:
+            result = rules.apply(game.state, seat.name, action, now)
+        except (RuleError, ValueError) as exc:
+            raise _rule_error(exc) from exc
+        if result.state != game.state:
+            _commit(game, seat=seat, actor=seat.name, action=action, result=result, now=now)
+        return MoveResult(game=game, outcome=result.outcome, event=result.event, seat=seat)
+
+
+def game_tick(*, game_id: int, now: int | None = None) -> MoveResult:
+    """Apply whatever time alone has made due (watchers and sockets call this at deadlines)."""
+    now = now_ms() if now is None else now
+    with transaction.atomic():
+        game = _lock(game_id)
+        event = _due_tick(game, now)
+        return MoveResult(game=game, outcome={}, event=event)
+
+
+def protocol_act(*, game_id: int, name: str, action: dict, now: int | None = None) -> MoveResult:
+    """Serve one plain-text protocol request: join the name if new, then act, atomically."""
+    now = now_ms() if now is None else now
+    with transaction.atomic():
+        game = _lock(game_id)
+        event = _due_tick(game, now)
+        if game.status == Game.Status.OVER:
+            return MoveResult(game=game, outcome={}, event=event)
+        seat = _seat_for(game, name)
+        if seat is None:
+            player = Player.objects.create(name=name)
+            seat = _add_seat(game, player=player, name=name, now=now)
+            event = True
+        result = get_rules(game.kind).apply(game.state, name, action, now)
+        if result.state != game.state:
+            _commit(game, seat=seat, actor=name, action=action, result=result, now=now)
+        return MoveResult(game=game, outcome=result.outcome, event=event or result.event, seat=seat)

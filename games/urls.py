@@ -1,0 +1,11 @@
+from django.urls import path
+
+from games import api
+
+urlpatterns = [
+    path("games/", api.GameListView.as_view(), name="game-list"),
+    path("games/<int:game_id>/", api.GameDetailView.as_view(), name="game-detail"),
+    path("games/<int:game_id>/join", api.JoinView.as_view(), name="game-join"),
+    path("games/<int:game_id>/moves", api.MovesView.as_view(), name="game-moves"),
+    path("games/<int:game_id>/export", api.ExportView.as_view(), name="game-export"),
+]

@@ -1,0 +1,105 @@
+"""The project as a newcomer meets it: home page, health check, admin, API docs, deploy check."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.django_db
+
+
+def test_home_page_says_what_the_product_is_and_links_to_what_exists(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "Set, Set War and the Square Game" in text
+    for link in ("/api/docs/", "/api/schema/", "/admin/", "/healthz"):
+        assert f'href="{link}"' in text
+
+
+def test_healthz_answers_ok_with_the_database(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json()["status"] == "ok"
+
+
+def test_admin_requires_staff(client, django_user_model):
+    response = client.get("/admin/")
+    assert response.status_code == 302
+    assert "/admin/login/" in response["Location"]
+    user = django_user_model.objects.create_user("bob", password="x" * 12)
+    client.force_login(user)
+    assert client.get("/admin/games/game/").status_code == 302  # not staff
+    admin = django_user_model.objects.create_superuser("root", password="x" * 12)
+    client.force_login(admin)
+    assert client.get("/admin/games/game/").status_code == 200
+
+
+def test_openapi_schema_documents_the_toolkit(client):
+    response = client.get("/api/schema/", HTTP_ACCEPT="application/json")
+    assert response.status_code == 200
+    schema = response.json()
+    for route in ("/api/set/check", "/api/set/find", "/api/set/solitaire", "/api/games/"):
+        assert route in schema["paths"], route
+
+
+def test_swagger_ui_is_served_from_the_project_not_a_cdn(client):
+    response = client.get("/api/docs/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    external = [u for u in re.findall(r'(?:src|href)="(https?://[^"]+)"', html)]
+    assert external == []
+    scripts = re.findall(r'src="([^"]+\.js)"', html)
+    assert scripts, "Swagger UI scripts should be referenced"
+    for script in scripts:
+        assert client.get(script).status_code == 200, script
+
+
+def test_production_settings_pass_check_deploy():
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings_production",
+        DJANGO_SECRET_KEY="k" * 20 + "-production-secret-for-the-deploy-check-0123456789",
+        DJANGO_ALLOWED_HOSTS="games.example.org",
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_settings_refuse_to_start_without_a_secret_key():
+    env = dict(os.environ)
+    env.pop("DJANGO_SECRET_KEY", None)
+    env.update(DJANGO_SETTINGS_MODULE="config.settings_production", DJANGO_ALLOWED_HOSTS="x.org")
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_sqlite_runs_in_wal_mode_with_immediate_transactions():
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        pytest.skip("DATABASE_URL selects another database")
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA journal_mode")
+        assert cursor.fetchone()[0].lower() == "wal"
+    assert connection.settings_dict["OPTIONS"]["transaction_mode"] == "IMMEDIATE"

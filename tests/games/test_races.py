@@ -1,0 +1,78 @@
+"""Many clients at the same moment: exactly one wins, scores add up, the log has no gap."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import close_old_connections
+
+from games import services
+from games.models import Game, Move, Player
+from games.replay import replay
+from tests.games.conftest import EXAMPLE_DECK
+
+pytestmark = pytest.mark.django_db(transaction=True)
+THREADS = 20
+
+
+def run_at_once(worker, count=THREADS):
+    barrier = threading.Barrier(count)
+    results: list = [None] * count
+
+    def run(index):
+        try:
+            barrier.wait()
+            results[index] = ("ok", worker(index))
+        except Exception as exc:  # noqa: BLE001 - the outcome is what the test inspects
+            results[index] = ("error", exc)
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return results
+
+
+def assert_log_is_whole(game: Game):
+    game.refresh_from_db()
+    seqs = list(Move.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, game.version + 1))
+    assert replay(game) == game.state
+
+
+def test_twenty_declares_at_once_make_exactly_one_declarer(db):
+    game = services.game_create(
+        kind="set", options={"rules": "declare", "deck": EXAMPLE_DECK}, is_open=True
+    )
+    results = run_at_once(
+        lambda i: services.protocol_act(game_id=game.pk, name=f"p{i}", action={"type": "declare"})
+    )
+    assert all(kind == "ok" for kind, _ in results), results
+    game.refresh_from_db()
+    assert game.state["declarer"] in {f"p{i}" for i in range(THREADS)}
+    assert len(game.state["queue"]) == THREADS - 1
+    assert len(game.state["players"]) == THREADS
+    assert_log_is_whole(game)
+
+
+def test_twenty_claims_of_one_set_at_once_score_exactly_once(db):
+    game = services.game_create(kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK})
+    seats = [
+        services.game_join(game_id=game.pk, player=Player.objects.create(name=f"p{i}"))
+        for i in range(THREADS)
+    ]
+    claim = {"type": "claim", "cards": EXAMPLE_DECK[0:3]}
+    results = run_at_once(
+        lambda i: services.move_submit(game_id=game.pk, seat=seats[i], action=claim)
+    )
+    winners = [r for r in results if r[0] == "ok"]
+    losers = [r for r in results if r[0] == "error"]
+    assert len(winners) == 1, results
+    assert all("just taken" in str(exc) for _, exc in losers)
+    game.refresh_from_db()
+    assert sum(game.state["scores"].values()) == 1
+    assert_log_is_whole(game)

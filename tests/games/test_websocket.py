@@ -1,0 +1,100 @@
+"""WebSocket /ws/games/<id>/: full view on connect, a new view after every change, actions."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from games import services
+from games.models import Player
+from tests.games.conftest import EXAMPLE_DECK
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
+
+
+def communicator(path: str, headers=ORIGIN) -> WebsocketCommunicator:
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+@sync_to_async
+def make_table():
+    game = services.game_create(
+        kind="set", options={"rules": "declare", "deck": EXAMPLE_DECK}, is_open=True
+    )
+    alice = services.game_join(game_id=game.pk, player=Player.objects.create(name="alice"))
+    bob = services.game_join(game_id=game.pk, player=Player.objects.create(name="bob"))
+    game.refresh_from_db()
+    return game, alice, bob
+
+
+async def test_watchers_see_every_change_and_players_act(db):
+    game, alice, bob = await make_table()
+    watcher = communicator(f"/ws/games/{game.pk}/")
+    connected, _ = await watcher.connect()
+    assert connected
+    first = await watcher.receive_json_from(timeout=5)
+    assert first["type"] == "state" and first["version"] == game.version
+    assert first["view"]["declare"]["state"] == "none"
+
+    player = communicator(f"/ws/games/{game.pk}/?token={alice.token}")
+    assert (await player.connect())[0]
+    await player.receive_json_from(timeout=5)
+    await player.send_json_to({"type": "declare"})
+    reply = await player.receive_json_from(timeout=5)
+    assert reply["type"] == "result"
+    mine = await player.receive_json_from(timeout=5)
+    assert mine["view"]["declare"]["state"] == "my"
+
+    seen = await watcher.receive_json_from(timeout=5)
+    assert seen["version"] == first["version"] + 1
+    assert seen["view"]["declare"]["state"] == "up"
+    await watcher.disconnect()
+    await player.disconnect()
+
+
+async def test_bad_frames_are_refused_without_harming_the_game(db):
+    game, alice, _ = await make_table()
+    player = communicator(f"/ws/games/{game.pk}/?token={alice.token}")
+    await player.connect()
+    await player.receive_json_from(timeout=5)
+    for frame in (
+        "{not json",
+        "[]",
+        '{"type": 3}',
+        "x" * 20000,
+        '{"type": "pick", "row": 9, "col": 9}',
+    ):
+        await player.send_to(text_data=frame)
+        error = await player.receive_json_from(timeout=5)
+        assert error["type"] == "error" and error["detail"], frame
+    await player.send_json_to({"type": "sync"})
+    state = await player.receive_json_from(timeout=5)
+    assert state["version"] == game.version
+    await player.disconnect()
+
+
+async def test_watchers_cannot_act_and_bad_tokens_or_games_are_closed(db):
+    game, _, _ = await make_table()
+    watcher = communicator(f"/ws/games/{game.pk}/")
+    await watcher.connect()
+    await watcher.receive_json_from(timeout=5)
+    await watcher.send_json_to({"type": "declare"})
+    assert (await watcher.receive_json_from(timeout=5))["code"] == "forbidden"
+    await watcher.disconnect()
+
+    bad = communicator(f"/ws/games/{game.pk}/?token=nope")
+    connected, code = await bad.connect()
+    assert not connected or code == 4403
+    missing = communicator("/ws/games/999999/")
+    connected, code = await missing.connect()
+    assert not connected or code == 4404
+
+
+async def test_foreign_origins_are_refused(db):
+    game, _, _ = await make_table()
+    evil = communicator(f"/ws/games/{game.pk}/", headers=[(b"origin", b"http://evil.example")])
+    connected, _ = await evil.connect()
+    assert not connected
