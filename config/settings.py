@@ -170,6 +170,9 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# The plain-text protocol's /watch waits at most this long before answering the current board.
+SET_WATCH_TIMEOUT_S = float(os.environ.get("SET_WATCH_TIMEOUT_S", "30"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -1,0 +1,120 @@
+"""/watch is a real long poll, tested against the real server (daphne, as `make run` serves).
+
+It wakes on the spec's events and not on others, answers at a declare deadline with no request
+at all, answers at once on a finished table, and gives up after the configured timeout (3 s in
+the test server).
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+
+from tests.games.conftest import EXAMPLE_DECK, board_lines
+
+pytestmark = pytest.mark.slow
+POOL = ThreadPoolExecutor(max_workers=8)
+
+
+class Client:
+    def __init__(self, server, **options):
+        self.http = httpx.Client(base_url=server.url, timeout=10)
+        created = self.http.post(
+            "/api/games/",
+            json={
+                "kind": "set",
+                "options": {"rules": "declare", "deck": EXAMPLE_DECK, **options},
+                "open": True,
+            },
+        )
+        assert created.status_code == 201, created.text
+        self.table = created.json()["id"]
+
+    def get(self, path: str) -> str:
+        response = self.http.get(f"/tables/{self.table}{path}")
+        assert response.status_code == 200, response.text
+        return response.text
+
+    def watch(self, name: str):
+        """Start a watch in the background and give it time to join and wait."""
+        started = time.monotonic()
+        future = POOL.submit(lambda: (self.get(f"/watch/{name}"), time.monotonic() - started))
+        time.sleep(0.3)
+        return future
+
+
+def test_a_watch_wakes_on_a_declare_with_the_watchers_view(server):
+    client = Client(server)
+    watch = client.watch("bob")
+    assert not watch.done()
+    acted = time.monotonic()
+    declared = client.get("/declare/alice")
+    answer, _ = watch.result(timeout=5)
+    assert time.monotonic() - acted < 1
+    deadline = board_lines(declared)[1].split()[1]
+    assert board_lines(answer)[1] == f"up {deadline}"
+
+
+def test_non_events_do_not_wake_a_watch(server):
+    client = Client(server)
+    client.get("/declare/alice")
+    client.get("/look/bob")
+    watch = client.watch("carol")
+    client.get("/pick/bob/1,1")  # ignored: bob is not the declarer
+    client.get("/declare/bob")  # joining the queue is not an event
+    client.get("/look/alice")
+    client.get("/scores")
+    time.sleep(0.5)
+    assert not watch.done()
+    answer, took = watch.result(timeout=6)  # answered by the 3 s watch timeout
+    assert took >= 2.9
+    assert board_lines(answer)[0] == "3x4"
+
+
+def test_a_watch_wakes_on_each_pick_and_vote(server):
+    client = Client(server)
+    client.get("/declare/alice")
+    watch = client.watch("bob")
+    client.get("/pick/alice/0,0")
+    assert watch.result(timeout=2)[1] < 1.5
+    watch = client.watch("bob")
+    client.get("/pick/alice/0,0")  # a deselect is an event too
+    assert watch.result(timeout=2)[1] < 1.5
+    watch = client.watch("bob")
+    client.get("/add/alice")
+    assert watch.result(timeout=2)[1] < 1.5
+
+
+def test_a_declare_timeout_wakes_watchers_with_no_request_at_all(server):
+    client = Client(server, declare_ms=700)
+    client.get("/look/bob")
+    client.get("/declare/alice")
+    answer, took = client.watch("bob").result(timeout=5)
+    assert took < 1.5
+    assert board_lines(answer)[1] == "none"
+    assert client.get("/scores") == "alice 0 none\nbob 0 none\n"
+
+
+def test_own_join_does_not_wake_the_watcher_but_wakes_others(server):
+    client = Client(server)
+    first = client.watch("bob")
+    second = client.watch("carol")
+    assert first.result(timeout=2)[1] < 1.5  # carol's join woke bob
+    assert not second.done()
+    assert second.result(timeout=5)[1] >= 2.9  # carol waited for the timeout
+
+
+def test_many_watchers_all_wake_on_one_event(server):
+    client = Client(server)
+    names = [f"w{i}" for i in range(6)]
+    for name in names:
+        client.get(f"/look/{name}")  # join first, so starting the watches is no event
+    watches = [client.watch(name) for name in names]
+    assert not any(watch.done() for watch in watches)
+    client.get("/declare/alice")
+    for watch in watches:
+        answer, _ = watch.result(timeout=5)
+        assert board_lines(answer)[1].startswith("up ")
