@@ -1,0 +1,348 @@
+"""The "classic" Set table: the physical game, played in real time by everyone at once.
+
+The rules are those of the card game (seed 001): any seated player claims three cards at once; a
+set scores 1 and its cards are replaced from the deck, back to the standard board size; a wrong
+claim locks that player out until another player finds a set; when the board holds no set the
+dealer deals three more cards, again and again while there is none; when the deck is empty and no
+set remains the game is over and whoever collected the most sets wins (tied leaders all win).
+
+The interface is that of `cards.engine.table.DeclareRules` (``new_state``, ``apply``, ``tick``,
+``next_deadline``, ``touch``, ``view``, ``is_over``, ``scores``, ``players``), so the platform
+treats both rule sets alike. Nothing here is time-driven: ``tick`` never changes a classic table.
+
+Choices where the seeds are silent (this module's rules):
+
+- **Board size**: the standard board is 3 × ATTRS cards (9, 12 or 15 for 3, 4 or 5 attributes;
+  12 for the usual deck), configurable with the ``board_size`` option.
+- **Board layout**: ``board`` is a flat list of positions with no holes. A view draws position
+  ``i`` at row ``i % 3``, column ``i // 3`` (3 rows of ``len(board) // 3`` columns), so the three
+  cards of an extra deal form a new column on the right and nothing else moves.
+- **Replacing**: a set taken from a board of at most the standard size is replaced in place, card
+  by card in claim order, while the deck lasts; from a larger board (or once the deck is empty) its
+  three cards are removed and the later positions move up.
+- **Claims name cards, not positions**, so two claims racing for overlapping cards are told
+  apart: a claim naming a card that a set already took is refused with ``just_taken`` ("Those
+  cards were just taken.") and locks nobody out; a card that was never dealt is ``not_on_board``.
+- **Lockouts**: when every seated player is locked out, all lockouts are lifted (otherwise a
+  solitary player, or a table where everyone erred, could never play again).
+- **Hints** cost nothing and are marked, as in the declare rule set (see `cards.engine.table`).
+- **Joining**: only ``join`` seats a player; ``look`` marks a seated player present; ``claim``
+  and ``hint`` need a seat (``not_seated``). A finished game answers ``join``, ``look`` and
+  ``hint`` with its final state and refuses claims (``game_over``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cards.engine.errors import SetError
+from cards.engine.table import (
+    AWAY_MS,
+    Result,
+    TableError,
+    active_hint,
+    card_json,
+    card_of,
+    card_text,
+    check_action,
+    check_options,
+    check_player,
+    copy_state,
+    deal_deck,
+    final_result,
+    find_set_in,
+    forget_cards,
+    is_present,
+    is_set_of,
+    option_int,
+    record_hint,
+    touch_state,
+    was_hinted,
+)
+
+__all__ = ["ClassicRules", "JUST_TAKEN"]
+
+#: The message of a claim that lost a race for its cards.
+JUST_TAKEN = "Those cards were just taken."
+
+
+def _positions(state: dict) -> list[int]:
+    """Return how views address the board's cards: their indexes."""
+    return list(range(len(state["board"])))
+
+
+def _deal_while_no_set(state: dict) -> int:
+    """Deal 3 more cards while the board holds no set and the deck has cards; return how many."""
+    dealt = 0
+    while state["deck"] and find_set_in(state["board"], state["attributes"]) is None:
+        state["board"].extend(state["deck"][:3])
+        del state["deck"][:3]
+        dealt += 3
+    return dealt
+
+
+def _end_if_done(state: dict, at_ms: int) -> bool:
+    """End the game when the deck is empty and no set remains; return True if it just ended."""
+    if state["deck"] or find_set_in(state["board"], state["attributes"]) is not None:
+        return False
+    state.update(over=True, ended_ms=at_ms, locked=[])
+    return True
+
+
+class ClassicRules:
+    """The physical game of Set as a real-time table; stateless, on plain state dicts.
+
+    State keys: ``rules`` ("classic"), ``attributes`` (3, 4 or 5), ``board_size`` (the standard
+    board, 3 × attributes by default), ``away_ms``, ``created_ms``, ``board`` (flat list of card
+    texts, no holes), ``deck`` (cards still to deal, front first), ``taken`` (cards of found sets,
+    in order), ``players`` (join order), ``scores`` (name -> sets found), ``last_seen``,
+    ``locked`` (players locked out), ``hints``, ``hinted_cards``, ``history`` (every claim: at,
+    player, kind "set" / "wrong", cards, points, delta, hinted), ``over``, ``ended_ms``.
+    """
+
+    name = "classic"
+    actions = ("join", "look", "claim", "hint")
+
+    @staticmethod
+    def new_state(*, options: dict | None = None, seed: int = 0, now_ms: int = 0) -> dict:
+        """Deal a fresh table: the standard board, then 3 more cards while there is no set.
+
+        Options: ``attributes`` (3, 4 or 5; default 4), ``deck`` (card strings in deck order),
+        ``board_size`` (a multiple of 3; default 3 × attributes), ``away_ms`` (default 60000,
+        only for showing who is present).
+        """
+        options = check_options(options, ("attributes", "deck", "board_size", "away_ms"))
+        attributes = option_int(options, "attributes", 4, (3, 4, 5))
+        board_size = option_int(options, "board_size", 3 * attributes)
+        if board_size % 3:
+            raise TableError(
+                f"The board_size option must be a multiple of 3; got {board_size}.", "bad_option"
+            )
+        if board_size > 3**attributes:
+            raise TableError(
+                f"The board_size option cannot exceed the {3**attributes}-card deck.", "bad_option"
+            )
+        away_ms = option_int(options, "away_ms", AWAY_MS)
+        deck = deal_deck(options, attributes, seed, board_size)
+        state = {
+            "rules": ClassicRules.name,
+            "attributes": attributes,
+            "board_size": board_size,
+            "away_ms": away_ms,
+            "created_ms": now_ms,
+            "board": deck[:board_size],
+            "deck": deck[board_size:],
+            "taken": [],
+            "players": [],
+            "scores": {},
+            "last_seen": {},
+            "locked": [],
+            "hints": {},
+            "hinted_cards": {},
+            "history": [],
+            "over": False,
+            "ended_ms": None,
+        }
+        _deal_while_no_set(state)
+        _end_if_done(state, now_ms)
+        return state
+
+    @staticmethod
+    def apply(state: dict, player: str, action: dict, now_ms: int) -> Result:
+        """Handle one action of ``player``: ``join``, ``look``, ``claim`` or ``hint``."""
+        kind = check_action(action, ClassicRules.actions)
+        check_player(player)
+        seated = player in state["scores"]
+        outcome: dict[str, Any] = {"action": kind, "joined": False}
+        if state["over"]:
+            if kind == "claim":
+                raise TableError("The game is over.", "game_over")
+            outcome.update(over=True, changed=False)
+            return Result(state, outcome, False)
+        if kind == "join":
+            new = copy_state(state)
+            if not seated:
+                new["players"].append(player)
+                new["scores"][player] = 0
+            new["last_seen"][player] = now_ms
+            outcome.update(joined=not seated, over=False)
+            return Result(new, outcome, not seated)
+        if not seated:
+            if kind == "look":
+                outcome["over"] = False
+                return Result(state, outcome, False)
+            raise TableError("Join the table first.", "not_seated")
+        if kind == "look":
+            outcome["over"] = False
+            return Result(touch_state(state, player, now_ms), outcome, False)
+
+        cards = _check_claim(state, action) if kind == "claim" else []
+        new = copy_state(state)
+        new["last_seen"][player] = now_ms
+        if kind == "hint":
+            outcome.update(record_hint(new, player, new["board"], _positions(new)), over=False)
+            return Result(new, outcome, False)
+        if player in new["locked"]:
+            raise TableError("You are locked out until another player finds a set.", "locked_out")
+        _check_on_board(new, cards)
+        _claim(new, player, cards, now_ms, outcome)
+        outcome["over"] = new["over"]
+        return Result(new, outcome, True)
+
+    @staticmethod
+    def tick(state: dict, now_ms: int) -> Result:
+        """Do nothing: no classic rule depends on time."""
+        return Result(state, {"action": "tick", "expired": [], "over": state["over"]}, False)
+
+    @staticmethod
+    def next_deadline(state: dict) -> int | None:
+        """Return None: time alone never changes a classic table."""
+        return None
+
+    @staticmethod
+    def touch(state: dict, player: str, now_ms: int) -> dict:
+        """Return the state with seated ``player`` marked present at ``now_ms``; nothing else."""
+        return touch_state(state, player, now_ms)
+
+    @staticmethod
+    def view(state: dict, player: str | None, now_ms: int) -> dict:
+        """Draw the table for ``player`` (None: a spectator) as JSON-able data.
+
+        ``board`` is the flat list of positions, each with its card, ``row`` (``i % 3``) and
+        ``col`` (``i // 3``); ``rows`` is 3 and ``cols`` ``len(board) // 3``.
+        """
+        attributes = state["attributes"]
+        board = [
+            {**card_json(text, attributes), "position": i, "row": i % 3, "col": i // 3}
+            for i, text in enumerate(state["board"])
+        ]
+        present = [p for p in state["players"] if is_present(state, p, now_ms)]
+        return {
+            "rules": ClassicRules.name,
+            "attributes": attributes,
+            "rows": 3,
+            "cols": -(-len(board) // 3),
+            "board_size": state["board_size"],
+            "board": board,
+            "you": player,
+            "seated": player in state["scores"],
+            "locked_out": player in state["locked"],
+            "locked": sorted(state["locked"]),
+            "scores": dict(sorted(state["scores"].items())),
+            "players": sorted(state["players"]),
+            "present": sorted(present),
+            "away": sorted(set(state["players"]) - set(present)),
+            "deck_left": len(state["deck"]),
+            "hint": active_hint(state, player, state["board"], _positions(state)),
+            "over": state["over"],
+            "result": final_result(state) if state["over"] else None,
+            "next_deadline": None,
+        }
+
+    @staticmethod
+    def is_over(state: dict) -> bool:
+        """Tell whether the game has ended."""
+        return bool(state["over"])
+
+    @staticmethod
+    def scores(state: dict) -> dict[str, int]:
+        """Return every player's number of sets (name -> score)."""
+        return dict(state["scores"])
+
+    @staticmethod
+    def players(state: dict) -> list[str]:
+        """Return the players in join order."""
+        return list(state["players"])
+
+    @staticmethod
+    def result(state: dict) -> dict | None:
+        """Return the final result (winners, scores, sets, hinted sets) once over, else None."""
+        return final_result(state) if state["over"] else None
+
+
+def _check_claim(state: dict, action: dict) -> list[str]:
+    """Return the claim's three cards as stored texts, refusing a malformed claim."""
+    cards = action.get("cards")
+    if not isinstance(cards, list | tuple) or len(cards) != 3:
+        raise TableError("A claim names exactly three cards.", "bad_claim")
+    texts = []
+    for value in cards:
+        if not isinstance(value, str):
+            raise TableError("A claim names its cards as card strings.", "bad_claim")
+        try:
+            texts.append(card_text(card_of(value, state["attributes"])))
+        except (SetError, ValueError) as error:
+            raise TableError(f"A claimed card is not valid: {error}", "bad_claim") from None
+        if card_of(texts[-1], state["attributes"]).attributes != state["attributes"]:
+            raise TableError(
+                f"{value!r} is not a {state['attributes']}-attribute card.", "bad_claim"
+            )
+    if len(set(texts)) != 3:
+        raise TableError("A claim names three different cards.", "bad_claim")
+    return texts
+
+
+def _check_on_board(state: dict, cards: list[str]) -> None:
+    """Refuse a claim for cards not on the board: taken by a set a moment ago, or never dealt."""
+    board = set(state["board"])
+    missing = [text for text in cards if text not in board]
+    if not missing:
+        return
+    taken = set(state["taken"])
+    if all(text in taken for text in missing):
+        raise TableError(JUST_TAKEN, "just_taken")
+    raise TableError("Those cards are not on the board.", "not_on_board")
+
+
+def _claim(state: dict, player: str, cards: list[str], now_ms: int, outcome: dict) -> None:
+    """Judge a claim of cards on the board: score and replace a set, lock out a wrong claim."""
+    positions = [state["board"].index(text) for text in cards]
+    outcome.update(cards=cards, positions=positions)
+    if not is_set_of(cards, state["attributes"]):
+        state["history"].append(
+            {
+                "at": now_ms,
+                "player": player,
+                "kind": "wrong",
+                "cards": cards,
+                "points": 0,
+                "delta": 0,
+                "hinted": False,
+            }
+        )
+        state["locked"].append(player)
+        released = set(state["locked"]) >= set(state["players"])
+        if released:
+            state["locked"] = []
+        outcome.update(
+            claim="not_set", points=0, hinted=False, locked_out=not released, released=released
+        )
+        outcome["score"] = state["scores"][player]
+        return
+    hinted = was_hinted(state, player, cards)
+    state["scores"][player] += 1
+    state["history"].append(
+        {
+            "at": now_ms,
+            "player": player,
+            "kind": "set",
+            "cards": cards,
+            "points": 1,
+            "delta": 1,
+            "hinted": hinted,
+        }
+    )
+    state["taken"].extend(cards)
+    state["locked"] = []
+    forget_cards(state, cards)
+    if len(state["board"]) <= state["board_size"] and state["deck"]:
+        for position in positions:
+            state["board"][position] = state["deck"].pop(0)
+        outcome["board"] = "replaced"
+    else:
+        gone = set(positions)
+        state["board"] = [text for i, text in enumerate(state["board"]) if i not in gone]
+        outcome["board"] = "removed"
+    dealt = _deal_while_no_set(state)
+    _end_if_done(state, now_ms)
+    outcome.update(claim="set", points=1, hinted=hinted, dealt=dealt, score=state["scores"][player])
