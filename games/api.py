@@ -168,6 +168,22 @@ class MovesView(APIView):
         )
 
 
+class ReplayView(APIView):
+    authentication_classes = AUTH
+
+    @extend_schema(
+        tags=["Games"],
+        summary="Replay a game step by step",
+        description=(
+            "Rebuilds the game from its seed, options and move log; step 0 is the deal, then one "
+            "step per move, each with the board as a watcher saw it."
+        ),
+        responses={200: s.ReplayOut, **NOT_FOUND},
+    )
+    def get(self, request, game_id: int):
+        return Response(selectors.game_replay(selectors.game_get(game_id)))
+
+
 class ExportView(APIView):
     authentication_classes = AUTH
 

@@ -61,6 +61,8 @@ class Game(models.Model):
     is_default = models.BooleanField(default=False)
     # When time alone will next change the game (a declare deadline), in Unix ms; null if never.
     deadline_ms = models.BigIntegerField(null=True, blank=True)
+    # Whether any seat is played by the computer (so moves schedule its next turn).
+    has_computers = models.BooleanField(default=False)
     # The game clock at creation, in Unix ms: replay starts the rules from here.
     created_ms = models.BigIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)

@@ -89,6 +89,33 @@ def game_summary(game: Game) -> dict:
     }
 
 
+def game_replay(game: Game) -> dict:
+    """Every step of a game with the board as it was: step 0 is the deal, then one per move."""
+    from games.replay import replay_states
+
+    rules = get_rules(game.kind)
+    moves = list(game.moves.select_related("seat").order_by("seq"))
+    steps = []
+    for move, state in replay_states(game, moves):
+        at = move.at_ms if move else game.created_ms
+        step = (
+            move_json(move)
+            if move
+            else {
+                "seq": 0,
+                "actor": "",
+                "seat": None,
+                "action": {"type": "start"},
+                "outcome": {},
+                "at_ms": at,
+                "created": game.created.isoformat(),
+            }
+        )
+        step["view"] = rules.view(state, None, at)
+        steps.append(step)
+    return {"game": game_summary(game), "steps": steps}
+
+
 def game_export(game: Game) -> dict:
     """Everything needed to rebuild the game elsewhere: seed, options and the whole log."""
     data = game_summary(game)

@@ -102,6 +102,15 @@ class MoveOut(serializers.Serializer):
     created = serializers.DateTimeField()
 
 
+class ReplayStepOut(MoveOut):
+    view = serializers.DictField(help_text="What a watcher saw right after this step.")
+
+
+class ReplayOut(serializers.Serializer):
+    game = GameOut()
+    steps = ReplayStepOut(many=True)
+
+
 class ExportOut(GameOut):
     seed = serializers.IntegerField()
     created_ms = serializers.IntegerField()

@@ -25,6 +25,9 @@ from games.models import Game, Move, Player, Seat
 # Sending a presence mark costs a write; one a second per player keeps "away" exact to a second.
 TOUCH_INTERVAL_MS = 1000
 
+# Mean thinking time of a computer seat, in seconds, by speed ("instant" is for tests and demos).
+COMPUTER_SPEEDS_S = {"slow": 12.0, "medium": 7.0, "fast": 3.5, "instant": 0.05}
+
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
@@ -117,20 +120,82 @@ def _log(game: Game, *, seat: Seat | None, actor: str, action: dict, result: Res
 def _commit(game: Game, *, seat, actor: str, action: dict, result: Result, now: int) -> None:
     _save(game, result, now=now)
     _log(game, seat=seat, actor=actor, action=action, result=result, at=now)
+    if game.has_computers:
+        _schedule_computers(game, now)
     broadcast(game, event=result.event)
     if game.is_default and game.status == Game.Status.OVER:
         _replace_default(game)
 
 
 def _due_tick(game: Game, now: int) -> bool:
-    """Apply time-driven events that are due before anything else; say whether one happened."""
+    """Apply time-driven events that are due before anything else; say whether one happened.
+
+    Due are the rules' own deadlines (a declare timeout) and computer seats whose thinking time
+    is up; whichever request, watcher or socket first touches the game after that applies them.
+    """
     if game.deadline_ms is None or now < game.deadline_ms or game.status == Game.Status.OVER:
         return False
+    event = False
     result = get_rules(game.kind).tick(game.state, now)
-    if result.state == game.state:
-        return False
-    _commit(game, seat=None, actor="", action={"type": "tick"}, result=result, now=now)
-    return result.event
+    if result.state != game.state:
+        _commit(game, seat=None, actor="", action={"type": "tick"}, result=result, now=now)
+        event = result.event
+    if game.has_computers:
+        event = _play_computers(game, now) or event
+    return event
+
+
+def _thinking_ms(game: Game, seat: Seat) -> int:
+    """Draw a computer's thinking time around its speed, reproducibly from the game's seed."""
+    mean = COMPUTER_SPEEDS_S[seat.computer.get("speed", "medium")]
+    rng = random.Random(f"{game.seed}:{seat.number}:{game.version}")
+    return int(1000 * min(max(rng.gauss(mean, mean / 4), mean / 3), 2 * mean))
+
+
+def _schedule_computers(game: Game, now: int) -> None:
+    """Give every idle computer seat with something to do a time to act; keep the game's
+    deadline at the earliest of the rules' deadline and the computers' times."""
+    rules = get_rules(game.kind)
+    times = []
+    for seat in game.seats.filter(is_computer=True):
+        planned = seat.computer.get("next_ms")
+        if game.status == Game.Status.OVER:
+            planned = None
+        elif planned is None and rules.bot_actions(game.state, seat.name) is not None:
+            planned = now + _thinking_ms(game, seat)
+        if planned != seat.computer.get("next_ms"):
+            seat.computer = {**seat.computer, "next_ms": planned}
+            Seat.objects.filter(pk=seat.pk).update(computer=seat.computer)
+        if planned is not None:
+            times.append(planned)
+    rules_deadline = rules.next_deadline(game.state)
+    if rules_deadline is not None:
+        times.append(rules_deadline)
+    deadline = min(times) if times else None
+    if deadline != game.deadline_ms:
+        Game.objects.filter(pk=game.pk).update(deadline_ms=deadline)
+        game.deadline_ms = deadline
+
+
+def _play_computers(game: Game, now: int) -> bool:
+    """Let each computer seat whose time is up act on the board as it is now."""
+    rules = get_rules(game.kind)
+    event = False
+    for seat in game.seats.filter(is_computer=True).order_by("number"):
+        planned = seat.computer.get("next_ms")
+        if planned is None or planned > now or game.status == Game.Status.OVER:
+            continue
+        seat.computer = {**seat.computer, "next_ms": None}
+        Seat.objects.filter(pk=seat.pk).update(computer=seat.computer)
+        for action in rules.bot_actions(game.state, seat.name) or []:
+            try:
+                result = rules.apply(game.state, seat.name, action, now)
+            except (RuleError, ValueError):
+                break  # the board moved on under it; it thinks again below
+            _commit(game, seat=seat, actor=seat.name, action=action, result=result, now=now)
+            event = event or result.event
+    _schedule_computers(game, now)
+    return event
 
 
 def _rule_error(exc: Exception) -> GameError:
@@ -255,6 +320,32 @@ def move_submit(*, game_id: int, seat: Seat, action: dict, now: int | None = Non
         if result.state != game.state:
             _commit(game, seat=seat, actor=seat.name, action=action, result=result, now=now)
         return MoveResult(game=game, outcome=result.outcome, event=result.event, seat=seat)
+
+
+def seat_add_computer(*, game_id: int, speed: str = "medium", now: int | None = None) -> Seat:
+    """Seat a computer player, which finds sets after a delay drawn around its speed and plays
+    through the same rules as a person (so a quicker person beats it)."""
+    if speed not in COMPUTER_SPEEDS_S:
+        known = ", ".join(COMPUTER_SPEEDS_S)
+        raise GameError(f"Unknown computer speed {speed!r}; use one of {known}.")
+    now = now_ms() if now is None else now
+    with transaction.atomic():
+        game = _lock(game_id)
+        if not hasattr(get_rules(game.kind), "bot_actions"):
+            raise GameError(f"{game.get_kind_display()} games have no computer players.")
+        taken = set(game.seats.values_list("name", flat=True))
+        number = 1
+        while f"Computer{number}" in taken:
+            number += 1
+        player = Player.objects.create(name=f"Computer{number}", is_computer=True)
+        if not game.has_computers:
+            game.has_computers = True
+            Game.objects.filter(pk=game.pk).update(has_computers=True)
+        seat = _add_seat(game, player=player, name=player.name, now=now)
+        seat.computer = {"speed": speed, "next_ms": None}
+        seat.save(update_fields=["computer"])
+        _schedule_computers(game, now)
+        return seat
 
 
 def game_tick(*, game_id: int, now: int | None = None) -> MoveResult:

@@ -8,4 +8,5 @@ urlpatterns = [
     path("games/<int:game_id>/join", api.JoinView.as_view(), name="game-join"),
     path("games/<int:game_id>/moves", api.MovesView.as_view(), name="game-moves"),
     path("games/<int:game_id>/export", api.ExportView.as_view(), name="game-export"),
+    path("games/<int:game_id>/replay", api.ReplayView.as_view(), name="game-replay"),
 ]

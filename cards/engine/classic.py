@@ -48,6 +48,7 @@ from cards.engine.table import (
     check_options,
     check_player,
     copy_state,
+    count_sets_in,
     deal_deck,
     final_result,
     find_set_in,
@@ -101,7 +102,7 @@ class ClassicRules:
     """
 
     name = "classic"
-    actions = ("join", "look", "claim", "hint")
+    actions = ("join", "look", "claim", "hint", "count")
 
     @staticmethod
     def new_state(*, options: dict | None = None, seed: int = 0, now_ms: int = 0) -> dict:
@@ -149,7 +150,7 @@ class ClassicRules:
 
     @staticmethod
     def apply(state: dict, player: str, action: dict, now_ms: int) -> Result:
-        """Handle one action of ``player``: ``join``, ``look``, ``claim`` or ``hint``."""
+        """Handle one action of ``player``: ``join``, ``look``, ``claim``, ``hint`` or ``count``."""
         kind = check_action(action, ClassicRules.actions)
         check_player(player)
         seated = player in state["scores"]
@@ -174,6 +175,9 @@ class ClassicRules:
             raise TableError("Join the table first.", "not_seated")
         if kind == "look":
             outcome["over"] = False
+            return Result(touch_state(state, player, now_ms), outcome, False)
+        if kind == "count":
+            outcome.update(count=count_sets_in(state["board"], state["attributes"]), over=False)
             return Result(touch_state(state, player, now_ms), outcome, False)
 
         cards = _check_claim(state, action) if kind == "claim" else []

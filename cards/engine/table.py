@@ -51,7 +51,7 @@ from typing import Any
 from cards.engine.card import Card, parse_card
 from cards.engine.deck import new_deck
 from cards.engine.errors import SetError
-from cards.engine.rules import find_set, is_set
+from cards.engine.rules import count_sets, find_set, is_set
 
 __all__ = [
     "AWAY_MS",
@@ -160,6 +160,11 @@ def find_set_in(texts: Sequence[str], attributes: int) -> tuple[int, int, int] |
         return None
     index = {card: i for i, card in enumerate(cards)}
     return tuple(sorted(index[card] for card in found))  # type: ignore[return-value]
+
+
+def count_sets_in(texts: Sequence[str], attributes: int) -> int:
+    """Return how many sets lie among ``texts`` (the "How many sets?" help)."""
+    return count_sets([card_of(text, attributes) for text in texts])
 
 
 def is_set_of(texts: Sequence[str], attributes: int) -> bool:
@@ -486,7 +491,7 @@ class DeclareRules:
     """
 
     name = "declare"
-    actions = ("join", "look", "watch", "declare", "pick", "add", "hint")
+    actions = ("join", "look", "watch", "declare", "pick", "add", "hint", "count")
 
     # -- creation ---------------------------------------------------------------------------------
 
@@ -804,7 +809,16 @@ def _hint(
     return False
 
 
+def _count(
+    state: dict, player: str, action: dict, now_ms: int, position: Position | None, outcome: dict
+) -> bool:
+    """Tell the player how many sets the board holds; a question, never an event."""
+    outcome["count"] = count_sets_in(_board_cards(state), state["attributes"])
+    return False
+
+
 _HANDLERS = {
+    "count": _count,
     "join": _join,
     "look": _join,
     "watch": _join,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cards.engine.bot import set_table_actions
 from cards.engine.classic import ClassicRules
 from cards.engine.table import DeclareRules
 from games.kinds import Result, RuleError, as_result, register
@@ -64,6 +65,9 @@ class SetTable:
 
     def scores(self, state: dict) -> dict[str, int]:
         return self.engine(state).scores(state)
+
+    def bot_actions(self, state: dict, name: str) -> list[dict] | None:
+        return set_table_actions(state, name)
 
 
 register(SetTable())

@@ -174,3 +174,17 @@ def test_classic_table_claims_by_card(client, db):
         "alice": 1,
         "bob": 0,
     }
+
+
+def test_replay_steps_through_the_game_from_the_deal(client, table):
+    alice = join(client, table["id"], "alice")
+    post(client, f"/api/games/{table['id']}/moves", {"type": "declare"}, alice)
+    post(client, f"/api/games/{table['id']}/moves", {"type": "pick", "row": 0, "col": 0}, alice)
+    data = get(client, f"/api/games/{table['id']}/replay").json()
+    steps = data["steps"]
+    assert [step["seq"] for step in steps] == [0, 1, 2, 3]
+    assert steps[0]["view"]["declare"]["state"] == "none"
+    assert steps[2]["action"] == {"type": "declare"}
+    assert steps[2]["view"]["declare"]["declarer"] == "alice"
+    assert steps[-1]["view"]["board"][0][0]["card"] == EXAMPLE_DECK[0]
+    assert get(client, "/api/games/999999/replay").status_code == 404

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import close_old_connections
+from django.db import connection
 
 from games import services
 from games.models import Game, Move, Player
@@ -27,7 +27,7 @@ def run_at_once(worker, count=THREADS):
         except Exception as exc:  # noqa: BLE001 - the outcome is what the test inspects
             results[index] = ("error", exc)
         finally:
-            close_old_connections()
+            connection.close()
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
     for thread in threads:
