@@ -1,0 +1,97 @@
+"""The rules of Set on cards: is it a set, which card completes a pair, which sets a board holds.
+
+These functions take :class:`~cards.engine.card.Card` objects (any text form is read with
+:func:`~cards.engine.card.parse_card` too), check them, and hand the work to the int-code core
+in :mod:`cards.engine.fast`. A board holds each card once and all its cards come from one deck:
+a repeated card raises :class:`~cards.engine.errors.RepeatedCardError`, mixed deck sizes raise
+:class:`~cards.engine.errors.CardError`.
+
+>>> from cards.engine.card import parse_card
+>>> a, b, c = (parse_card(text) for text in ("2220", "1112", "0001"))
+>>> is_set(a, b, c)
+True
+>>> third_card(a, b).digits
+'0001'
+>>> attribute_report(a, b, c)
+{'number': 'different', 'color': 'different', 'shading': 'different', 'shape': 'different'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from cards.engine.card import ATTRIBUTE_NAMES, Card, parse_cards
+from cards.engine.errors import SetError
+from cards.engine.fast import all_sets_codes, count_sets_codes, find_set_codes, tables
+
+__all__ = ["all_sets", "attribute_report", "count_sets", "find_set", "is_set", "third_card"]
+
+
+def _exactly(count: int, cards: tuple[Any, ...], what: str) -> list[Card]:
+    if len(cards) != count:
+        raise SetError(f"{what} takes {count} cards, not {len(cards)}")
+    return parse_cards(cards)
+
+
+def is_set(*cards: Card) -> bool:
+    """Tell whether three distinct cards form a set: ``is_set(a, b, c)``.
+
+    In every attribute the three values must be all the same or all different.
+    """
+    a, b, c = _exactly(3, cards, "a set")
+    t = tables(a.attributes)
+    return t.third[a.code * t.size + b.code] == c.code
+
+
+def third_card(*cards: Card) -> Card:
+    """Return the one card that completes a set with two distinct cards: ``third_card(a, b)``."""
+    a, b = _exactly(2, cards, "third_card")
+    t = tables(a.attributes)
+    return Card.from_code(t.third[a.code * t.size + b.code], a.attributes)
+
+
+def _board(cards: Iterable[Any]) -> tuple[list[Card], list[int], int]:
+    board = parse_cards(cards)
+    attributes = board[0].attributes if board else 4
+    return board, [card.code for card in board], attributes
+
+
+def find_set(cards: Iterable[Card]) -> tuple[Card, Card, Card] | None:
+    """Return one set on the board, its cards in board order, or None when there is none."""
+    board, codes, attributes = _board(cards)
+    found = find_set_codes(codes, attributes)
+    if found is None:
+        return None
+    position = {code: i for i, code in enumerate(codes)}
+    i, j, k = sorted(position[code] for code in found)
+    return board[i], board[j], board[k]
+
+
+def all_sets(cards: Iterable[Card]) -> list[tuple[Card, Card, Card]]:
+    """Return every set on the board, each in board order, sorted by board positions."""
+    board, codes, attributes = _board(cards)
+    by_code = {card.code: card for card in board}
+    return [(by_code[a], by_code[b], by_code[c]) for a, b, c in all_sets_codes(codes, attributes)]
+
+
+def count_sets(cards: Iterable[Card]) -> int:
+    """Return how many sets the board holds (1080 in the whole 81-card deck)."""
+    _, codes, attributes = _board(cards)
+    return count_sets_codes(codes, attributes)
+
+
+def attribute_report(*cards: Card) -> dict[str, str]:
+    """Say, per attribute, if three cards are all ``'same'``, all ``'different'``, or ``'neither'``.
+
+    A 3-attribute card's shape is always SQUIGGLE, so its report says ``'same'`` for shape;
+    5-attribute cards add ``'border'``. The three are a set exactly when no attribute is
+    ``'neither'``.
+    """
+    a, b, c = _exactly(3, cards, "attribute_report")
+    count = 5 if a.attributes == 5 else 4
+    report = {}
+    for name in ATTRIBUTE_NAMES[:count]:
+        kinds = len({getattr(a, name), getattr(b, name), getattr(c, name)})
+        report[name] = "same" if kinds == 1 else "different" if kinds == 3 else "neither"
+    return report
