@@ -1,0 +1,194 @@
+"""Start the app under daphne on a free loopback port with a throwaway SQLite file (bench helper).
+
+Used by bench/bench_server.py: `Server` runs `manage.py migrate` then
+`daphne -b 127.0.0.1 -p <port> config.asgi:application` like `make run`, with DJANGO_DEBUG=0,
+waits for /healthz, and always stops the process it started (terminate, then kill).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import http.client
+import os
+import re
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+ACCESS_LINE = re.compile(r'^\S+:\d+ - - \[[^\]]*\] "')  # daphne's access log
+
+
+def _die_with_parent() -> None:
+    """In the child: get SIGTERM if the benchmark dies without stopping us (Linux only)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def raise_fd_limit(wanted: int = 8192) -> int:
+    """Raise this process's open-file limit (inherited by the server); return the new soft limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
+    return soft
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def machine_busy_seconds() -> float:
+    """CPU time all processes of the machine have used (Linux /proc/stat, all cores)."""
+    with open("/proc/stat") as handle:
+        fields = [int(value) for value in handle.readline().split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return (sum(fields[:8]) - idle) / CLK_TCK
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+class Server:
+    """The app under daphne; use as a context manager so it is always stopped."""
+
+    def __init__(self, app: str = "config.asgi:application", extra_env: dict | None = None) -> None:
+        self.app = app
+        self.python = sys.executable
+        self.daphne = str(Path(self.python).with_name("daphne"))
+        self.port = free_port()
+        self.tmp = Path(tempfile.mkdtemp(prefix="bench-server-"))
+        self.log_path = self.tmp / "server.log"
+        self.proc: subprocess.Popen | None = None
+        self.env = {
+            **os.environ,
+            "SQLITE_PATH": str(self.tmp / "bench.sqlite3"),
+            "DJANGO_DEBUG": "0",
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+        }
+        for name in ("DATABASE_URL", "REDIS_URL"):
+            self.env.pop(name, None)
+        self.env.update(extra_env or {})
+
+    @property
+    def origin(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    def __enter__(self) -> Server:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def start(self, timeout: float = 30.0) -> None:
+        migrate = subprocess.run(
+            [self.python, "manage.py", "migrate", "--noinput", "--run-syncdb"],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if migrate.returncode:
+            raise RuntimeError(f"migrate failed:\n{migrate.stdout}\n{migrate.stderr}")
+        log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop() via the process
+        self._log = log
+        self.proc = subprocess.Popen(
+            [self.daphne, "-b", HOST, "-p", str(self.port), self.app],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # Ctrl-C reaches us, and we stop it in order
+            preexec_fn=_die_with_parent,
+        )
+        give_up = time.monotonic() + timeout
+        while time.monotonic() < give_up:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"daphne exited with {self.proc.returncode}:\n{self.log_tail()}")
+            try:
+                conn = http.client.HTTPConnection(HOST, self.port, timeout=2)
+                conn.request("GET", "/healthz")
+                if conn.getresponse().status == 200:
+                    conn.close()
+                    return
+                conn.close()
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"daphne did not answer /healthz in {timeout:.0f} s:\n{self.log_tail()}")
+
+    def cpu(self) -> float:
+        return cpu_seconds(self.proc.pid) if self.proc and self.proc.poll() is None else 0.0
+
+    def wait_idle(self, *, window: float = 0.05, busy: float = 0.05, cap: float = 10.0) -> float:
+        """Sleep until the server used < `busy` of a core over `window` s; return the wait."""
+        start = time.monotonic()
+        before = self.cpu()
+        while time.monotonic() - start < cap:
+            time.sleep(window)
+            after = self.cpu()
+            if after - before < busy * window + 1e-9:
+                break
+            before = after
+        return time.monotonic() - start
+
+    def log_tail(self, chars: int = 6000) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+        return text[-chars:]
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None and proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)  # the session we created for it
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=5)
+        if getattr(self, "_log", None):
+            self._log.close()
+        self.final_log = self.errors_logged()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def errors_logged(self) -> str:
+        """The server's output without daphne's access log lines (tracebacks, warnings)."""
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+        return "".join(line for line in text.splitlines(True) if not ACCESS_LINE.match(line))
