@@ -10,6 +10,7 @@ Environment variables (all optional here; see config/settings_production.py for 
 """
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -57,7 +58,6 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -104,7 +104,10 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
             "OPTIONS": dict(SQLITE_OPTIONS),
-            "TEST": {"NAME": str(BASE_DIR / ".test-db.sqlite3")},
+            # A file (threads in the race tests share it), one per test process.
+            "TEST": {
+                "NAME": str(Path(tempfile.gettempdir()) / f"setgames-test-{os.getpid()}.sqlite3")
+            },
         }
     }
 
@@ -138,8 +141,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-# Serve static files straight from the finders under daphne in development.
-WHITENOISE_USE_FINDERS = True
+# config/asgi.py serves static files from the finders in the event loop (no CDN, no collectstatic).
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -30,12 +30,9 @@ CSRF_COOKIE_SECURE = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
+# `manage.py collectstatic` gathers the assets here for a front proxy to serve; the app itself
+# also serves them from the project (config/asgi.py), so nothing is fetched from elsewhere.
 STATIC_ROOT = os.environ.get("DJANGO_STATIC_ROOT", str(BASE_DIR / "staticfiles"))  # noqa: F405
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
-}
-WHITENOISE_USE_FINDERS = False
 
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,  # noqa: F405

@@ -18,19 +18,18 @@ import asyncio
 import json
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from cards.engine.errors import SetError
-from games import selectors, services
+from games import runtime, selectors, services
 from games.auth import SESSION_PLAYER_KEY
+from games.kinds import get_rules
 from games.models import Game, Seat
 
 MAX_FRAME_BYTES = 16 * 1024
 
 
-@database_sync_to_async
-def _load(game_id: int, token: str | None, player_id: int | None):
+def _find(game_id: int, token: str | None, player_id: int | None):
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return None, None
@@ -42,22 +41,14 @@ def _load(game_id: int, token: str | None, player_id: int | None):
     return game, seat
 
 
-@database_sync_to_async
-def _snapshot(game_id: int, seat_name: str | None) -> tuple[int, dict, int | None]:
-    now = services.now_ms()
-    game = selectors.game_fresh(game_id, now)
-    return game.version, selectors.game_view(game, seat_name=seat_name, now=now), game.deadline_ms
+def _load(game_id: int) -> Game:
+    """The game as it is now, with any due deadline applied; its state from the cache."""
+    return selectors.game_fresh(game_id, services.now_ms())
 
 
-@database_sync_to_async
 def _submit(game_id: int, seat: Seat, action: dict) -> dict:
     result = services.move_submit(game_id=game_id, seat=seat, action=action)
     return {"type": "result", "outcome": result.outcome, "version": result.game.version}
-
-
-@database_sync_to_async
-def _tick(game_id: int) -> None:
-    services.game_tick(game_id=game_id)
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -67,7 +58,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         token = (query.get("token") or [None])[0]
         session = self.scope.get("session")
         player_id = session.get(SESSION_PLAYER_KEY) if session is not None else None
-        game, self.seat = await _load(self.game_id, token, player_id)
+        game, self.seat = await runtime.run_db(_find, self.game_id, token, player_id)
         if game is None:
             await self.close(code=4404)
             return
@@ -94,13 +85,15 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def send_json(self, data: dict) -> None:
         await self.send(text_data=json.dumps(data, separators=(",", ":")))
 
-    async def send_state(self, *, force: bool = True) -> None:
-        version, view, deadline_ms = await _snapshot(self.game_id, self.seat_name)
-        if not force and version <= self.sent_version:
+    async def send_state(self, *, force: bool = True, version: int = 0) -> None:
+        """Send this seat's view; sockets woken by one change share one read of the game."""
+        game = await runtime.load_game(self.game_id, version, _load)
+        if not force and game.version <= self.sent_version:
             return
-        self.sent_version = version
-        self.arm_timer(deadline_ms)
-        await self.send_json({"type": "state", "version": version, "view": view})
+        self.sent_version = game.version
+        self.arm_timer(game.deadline_ms)
+        view = get_rules(game.kind).view(game.state, self.seat_name, services.now_ms())
+        await self.send_json({"type": "state", "version": game.version, "view": view})
 
     def arm_timer(self, deadline_ms: int | None) -> None:
         """Wake at the game's next deadline so a timeout happens even if nobody sends anything."""
@@ -114,12 +107,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.timer = loop.call_later(delay, lambda: asyncio.ensure_future(self.on_deadline()))
 
     async def on_deadline(self) -> None:
-        await _tick(self.game_id)
+        await runtime.run_db(services.game_tick, game_id=self.game_id)
         await self.send_state(force=False)
 
     async def game_changed(self, message: dict) -> None:
-        if message.get("version", 0) > self.sent_version:
-            await self.send_state(force=False)
+        version = message.get("version", 0)
+        if version > self.sent_version:
+            await self.send_state(force=False, version=version)
 
     async def receive(self, text_data=None, bytes_data=None):
         raw = text_data if text_data is not None else bytes_data
@@ -145,7 +139,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_error("You are watching: join the game to act.", "forbidden")
             return
         try:
-            reply = await _submit(self.game_id, self.seat, action)
+            reply = await runtime.run_db(_submit, self.game_id, self.seat, action)
         except (services.GameError, SetError) as exc:
             await self.send_error(str(exc), getattr(exc, "code", "invalid"))
             return

@@ -4,6 +4,12 @@ Routes: /look/P, /declare/P, /pick/P/R,C, /add/P, /scores, /watch/P on the defau
 same under /tables/<id>/. Replies are text/plain, byte for byte as the spec; errors are 404 with
 the spec's one-line messages. Every reply about a table carries X-Table-Id.
 
+The routes are served by `ProtocolApp`, a small ASGI app in front of Django (config/asgi.py): a
+plain-text request needs no session, CSRF or template machinery, and skipping it makes a /look
+several times cheaper. Database work runs on the game-database threads (games.runtime), and a
+/watch waits in the event loop without holding a thread. The same functions back Django views
+(`dispatch`), so the test client and WSGI servers see the same protocol.
+
 /watch is a real long poll: it subscribes to the table's channel group and sleeps until an event
 arrives, the table's next deadline passes (then it applies the timeout itself, under the lock), or
 30 s go by. Nothing busy-waits; with REDIS_URL set the wake-ups cross processes.
@@ -12,11 +18,13 @@ arrives, the table's next deadline passes (then it applies the timeout itself, u
 from __future__ import annotations
 
 import asyncio
+import re
+from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.http import HttpResponse
+from django.http.request import split_domain_port, validate_host
 
 from cards.engine.errors import SetError
 from cards.engine.protocol_text import (
@@ -30,59 +38,60 @@ from cards.engine.protocol_text import (
     scores_text,
     split_table,
 )
-from games import services
+from games import runtime, selectors, services
 from games.models import Game
+
+PROTOCOL_PATH = re.compile(r"^/(?:(?:look|declare|pick|add|watch|tables)(?:/.*)?|scores.*)$", re.S)
 
 
 def watch_timeout_s() -> float:
     return float(getattr(settings, "SET_WATCH_TIMEOUT_S", 30.0))
 
 
-def text_response(body: str, *, status: int = 200, table_id: int | None = None) -> HttpResponse:
-    response = HttpResponse(body, status=status, content_type="text/plain; charset=utf-8")
-    response["Access-Control-Allow-Origin"] = "*"
-    if table_id is not None:
-        response["X-Table-Id"] = str(table_id)
-    return response
+@dataclass(frozen=True)
+class Reply:
+    """A protocol reply: status, text body and the table that answered."""
+
+    body: str
+    status: int = 200
+    table_id: int | None = None
+
+    def headers(self) -> list[tuple[bytes, bytes]]:
+        headers = [
+            (b"content-type", b"text/plain; charset=utf-8"),
+            (b"access-control-allow-origin", b"*"),
+        ]
+        if self.table_id is not None:
+            headers.append((b"x-table-id", str(self.table_id).encode()))
+        return headers
 
 
-def error_response(message: str, table_id: int | None = None) -> HttpResponse:
-    return text_response(message + "\n", status=404, table_id=table_id)
+def error(message: str, table_id: int | None = None) -> Reply:
+    return Reply(message + "\n", 404, table_id)
 
 
-def reply(game: Game, request: Request) -> HttpResponse:
+def reply(game: Game, request: Request) -> Reply:
     if request.reply == "SCORES":
-        return text_response(scores_text(game.state), table_id=game.pk)
-    return text_response(board_text(game.state, request.player), table_id=game.pk)
+        return Reply(scores_text(game.state), table_id=game.pk)
+    return Reply(board_text(game.state, request.player), table_id=game.pk)
+
+
+# -- synchronous part: runs on a game-database thread ----------------------------------------
 
 
 def is_protocol_table(game: Game) -> bool:
     return game.kind == Game.Kind.SET and game.is_open and game.state.get("rules") == "declare"
 
 
-def resolve_table(table_id: int | None) -> Game | None:
+def resolve_table(table_id: int | None) -> selectors.TableHead | None:
     """The addressed table: the default one for bare routes, else an open declare table."""
     if table_id is None:
-        return services.default_table()
-    game = Game.objects.filter(pk=table_id).first()
-    if game is None or not is_protocol_table(game):
-        return None
-    return game
-
-
-def parse(path: str) -> tuple[Game | None, Request | None, HttpResponse | None]:
-    """Find the table and the request of a path, or the error reply (a missing table wins)."""
-    try:
-        table_id, route = split_table(path, decoded=True)
-    except ProtocolError as exc:
-        return None, None, error_response(exc.message)
-    game = resolve_table(table_id)
-    if game is None:
-        return None, None, error_response(NO_TABLE)
-    try:
-        return game, parse_route(route, table_id), None
-    except ProtocolError as exc:
-        return game, None, error_response(exc.message, game.pk)
+        game = selectors.table_head(default=True)
+        if game is None:
+            game = selectors.table_head(game_id=services.default_table().pk)
+    else:
+        game = selectors.table_head(game_id=table_id)
+    return game if game is not None and is_protocol_table(game) else None
 
 
 def _needs_write(game: Game, request: Request, now: int) -> bool:
@@ -97,16 +106,24 @@ def _needs_write(game: Game, request: Request, now: int) -> bool:
     return last_seen is None or now - last_seen >= services.TOUCH_INTERVAL_MS
 
 
-def handle(path: str, now: int | None = None) -> HttpResponse:
+def serve_sync(path: str, now: int | None = None) -> Reply:
     """Serve every route but /watch: a read, or one short transaction."""
     now = services.now_ms() if now is None else now
-    game, request, error = parse(path)
-    if error is not None:
-        return error
+    try:
+        table_id, route = split_table(path, decoded=True)
+    except ProtocolError as exc:
+        return error(exc.message)
+    game = resolve_table(table_id)
+    if game is None:
+        return error(NO_TABLE)  # a missing table wins over a bad route
+    try:
+        request = parse_route(route, table_id)
+    except ProtocolError as exc:
+        return error(exc.message, game.pk)
     return act(game, request, now)
 
 
-def act(game: Game, request: Request, now: int) -> HttpResponse:
+def act(game: Game, request: Request, now: int) -> Reply:
     if request.route in ("look", "scores") and not _needs_write(game, request, now):
         return reply(game, request)
     if request.route == "scores":
@@ -116,35 +133,102 @@ def act(game: Game, request: Request, now: int) -> HttpResponse:
             game_id=game.pk, name=request.player, action=request.action(), now=now
         )
     except (SetError, services.GameError) as exc:
-        message = BAD_PICK if request.route == "pick" else str(exc)
-        return error_response(message, game.pk)
+        return error(BAD_PICK if request.route == "pick" else str(exc), game.pk)
     return reply(result.game, request)
 
 
-async def watch(game: Game, request: Request) -> HttpResponse:
-    """Join if new, then wait for the table's next event (or its deadline, or 30 s)."""
-    layer = get_channel_layer()
+def handle(path: str, now: int | None = None) -> HttpResponse:
+    """Serve a path synchronously as a Django response (tests and WSGI use this)."""
+    return as_http_response(serve_sync(path, now))
+
+
+def _watch_start(path: str, now: int) -> tuple[Reply | None, Game | None, Request | None, int]:
+    """Resolve a /watch: its table and request, or the error reply; nothing is written yet."""
+    try:
+        table_id, route = split_table(path, decoded=True)
+    except ProtocolError as exc:
+        return error(exc.message), None, None, 0
+    game = resolve_table(table_id)
+    if game is None:
+        return error(NO_TABLE), None, None, 0
+    try:
+        request = parse_route(route, table_id)
+    except ProtocolError as exc:
+        return error(exc.message, game.pk), None, None, 0
+    return None, game, request, game.version
+
+
+def _watch_join(game_id: int, name: str, now: int):
+    """Join the watcher if new and mark it present (at most one write a second)."""
+    game = selectors.table_head(game_id=game_id)
+    if not _needs_write(game, Request("look", name), now):
+        return game
+    return services.protocol_act(game_id=game_id, name=name, action={"type": "look"}, now=now).game
+
+
+def _load(game_id: int) -> selectors.TableHead:
+    return selectors.table_head(game_id=game_id)
+
+
+# -- asynchronous part: the event loop ------------------------------------------------------
+
+
+async def serve(path: str) -> Reply:
+    """Serve any protocol path; only /watch waits, and it waits without holding a thread."""
+    if _is_watch(path):
+        return await watch(path)
+    return await runtime.run_db(serve_sync, path, services.now_ms())
+
+
+async def serve_in_django(path: str) -> Reply:
+    """Serve a path from a Django view: database work stays on Django's own thread (so the test
+    client sees its test transaction); only /watch goes to the game-database threads."""
+    if _is_watch(path):
+        return await watch(path, run=_on_django_thread)
+    return await sync_to_async(serve_sync)(path, services.now_ms())
+
+
+async def _on_django_thread(fn, /, *args, **kwargs):
+    return await sync_to_async(fn)(*args, **kwargs)
+
+
+def _is_watch(path: str) -> bool:
+    if path.startswith("/watch"):
+        return True
+    return path.startswith("/tables/") and "/watch" in path
+
+
+async def watch(path: str, run=runtime.run_db) -> Reply:
+    """Join if new, then wait for the table's next event (or its deadline, or the timeout).
+
+    `run` runs the database steps (the game-database threads by default).
+    """
+    now = services.now_ms()
+    problem, game, request, _ = await run(_watch_start, path, now)
+    if problem is not None:
+        return problem
+    if request.route != "watch":
+        return await run(act, game, request, now)
+    layer = runtime.channel_layer()
     channel = await layer.new_channel()
     group = services.group_name(game.pk)
-    # Subscribe before joining, so no event after our own join can slip past us.
+    # Subscribe first, then note the version: every later event reaches this channel.
     await layer.group_add(group, channel)
     try:
-        result = await sync_to_async(services.protocol_act)(
-            game_id=game.pk, name=request.player, action={"type": "look"}
-        )
-        game = result.game
+        seen = (await run(_load, game.pk)).version
+        game = await run(_watch_join, game.pk, request.player, now)
         if game.status != Game.Status.OVER:
-            game = await wait_for_event(layer, channel, game)
+            game = await _wait_for_event(layer, channel, game, seen, request.player)
     finally:
         await layer.group_discard(group, channel)
     return reply(game, request)
 
 
-async def wait_for_event(layer, channel: str, game: Game) -> Game:
-    """Sleep until an event newer than `game.version`, the game's deadline, or the timeout."""
+async def _wait_for_event(layer, channel: str, game: Game, seen: int, name: str) -> Game:
+    """Sleep until an event newer than `seen` (not this watcher's own join), the game's
+    deadline, or the timeout; return the game as it is then."""
     loop = asyncio.get_running_loop()
     give_up = loop.time() + watch_timeout_s()
-    seen = game.version
     deadline_ms = game.deadline_ms
     while True:
         wait = give_up - loop.time()
@@ -154,33 +238,72 @@ async def wait_for_event(layer, channel: str, game: Game) -> Game:
             message = await asyncio.wait_for(layer.receive(channel), timeout=max(wait, 0))
         except TimeoutError:
             if deadline_ms is not None and services.now_ms() >= deadline_ms:
-                # Time alone changes the table: apply it under the lock (first watcher wins).
-                result = await sync_to_async(services.game_tick)(game_id=game.pk)
+                # Time alone changes the table: apply it under the lock (the first one wins).
+                result = await runtime.run_db(services.game_tick, game_id=game.pk)
                 deadline_ms = result.game.deadline_ms
                 if result.event:
-                    return result.game
+                    return await runtime.load_game(game.pk, result.game.version, _load)
                 continue
             if loop.time() >= give_up:
-                break
+                return await runtime.run_db(_load, game.pk)
             continue
         if message.get("version", 0) <= seen:
             continue
-        seen = message["version"]
         deadline_ms = message.get("deadline_ms")
-        if message.get("event") or message.get("over"):
-            break
-    return await sync_to_async(Game.objects.get)(pk=game.pk)
+        own_join = message.get("actor") == name and message.get("action") in ("join", "look")
+        if (message.get("event") or message.get("over")) and not own_join:
+            return await runtime.load_game(game.pk, message["version"], _load)
+
+
+# -- the ways in: a lean ASGI app, and Django views --------------------------------------------
+
+
+class ProtocolApp:
+    """Serve the protocol's routes directly; pass everything else to the Django application."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or not PROTOCOL_PATH.match(scope.get("path", "")):
+            return await self.inner(scope, receive, send)
+        if not _allowed_host(scope):
+            result = Reply("Bad Host header.\n", 400)
+        elif scope["method"] not in ("GET", "HEAD"):
+            result = error(UNKNOWN)
+        else:
+            result = await serve(scope["path"])
+        await send(
+            {"type": "http.response.start", "status": result.status, "headers": result.headers()}
+        )
+        body = b"" if scope["method"] == "HEAD" else result.body.encode()
+        await send({"type": "http.response.body", "body": body})
+
+
+def _allowed_host(scope) -> bool:
+    for key, value in scope.get("headers", ()):
+        if key == b"host":
+            domain, _port = split_domain_port(value.decode("latin-1"))
+            return bool(domain) and validate_host(domain, settings.ALLOWED_HOSTS)
+    return False
+
+
+def as_http_response(result: Reply) -> HttpResponse:
+    response = HttpResponse(
+        result.body, status=result.status, content_type="text/plain; charset=utf-8"
+    )
+    response["Access-Control-Allow-Origin"] = "*"
+    if result.table_id is not None:
+        response["X-Table-Id"] = str(result.table_id)
+    return response
 
 
 async def dispatch(request, *args, **kwargs):
-    """Entry point for every protocol route; Django has already percent-decoded the path."""
-    game, parsed, error = await sync_to_async(parse)(request.path)
-    if error is not None:
-        return error
-    if parsed.route == "watch":
-        return await watch(game, parsed)
-    return await sync_to_async(act)(game, parsed, services.now_ms())
+    """The protocol as a Django view (the test client, WSGI); Django has decoded the path."""
+    if request.method not in ("GET", "HEAD"):
+        return as_http_response(error(UNKNOWN))
+    return as_http_response(await serve_in_django(request.path))
 
 
 def unknown(request, *args, **kwargs):
-    return error_response(UNKNOWN)
+    return as_http_response(error(UNKNOWN))

@@ -1,9 +1,10 @@
 """Every write to a game goes through here.
 
 Each service runs in one transaction: it locks the game row (``select_for_update``; on SQLite the
-IMMEDIATE transaction mode serialises writers), applies the rules, appends the move, bumps the
-version (checked on update, so a stale writer can never overwrite a newer state) and broadcasts
-the new version to the game's channel group once the transaction has committed.
+IMMEDIATE transaction mode and the process's write lock serialise writers), applies the rules,
+appends the move, bumps the version (checked on update, so a stale writer can never overwrite a
+newer state) and broadcasts the new version to the game's channel group once the transaction has
+committed.
 """
 
 from __future__ import annotations
@@ -12,18 +13,20 @@ import random
 import time
 from dataclasses import dataclass
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework import status
 
+from games import runtime, selectors
 from games.errors import GameError
 from games.kinds import Result, RuleError, get_rules
 from games.models import Game, Move, Player, Seat
 
 # Sending a presence mark costs a write; one a second per player keeps "away" exact to a second.
 TOUCH_INTERVAL_MS = 1000
+# Actions that only mark a player present: logged (the away rule depends on them) but not
+# broadcast unless they are events (a join).
+PRESENCE_ACTIONS = frozenset({"look", "watch", "touch"})
 
 # Mean thinking time of a computer seat, in seconds, by speed ("instant" is for tests and demos).
 COMPUTER_SPEEDS_S = {"slow": 12.0, "medium": 7.0, "fast": 3.5, "instant": 0.05}
@@ -57,8 +60,14 @@ class Conflict(GameError):
     http_status = status.HTTP_409_CONFLICT
 
 
-def broadcast(game: Game, *, event: bool) -> None:
-    """Tell every watcher of the game its new version, once the change is committed."""
+def broadcast(
+    game: Game, *, event: bool, actor: str = "", action: str = "", publish: bool = True
+) -> None:
+    """Once the change is committed, cache the new state and tell every watcher its version.
+
+    The message names the actor and the action, so a /watch can tell its own join from the
+    events it waits for. Presence marks are cached but not published (``publish=False``).
+    """
     message = {
         "type": "game.changed",
         "game": game.pk,
@@ -66,23 +75,32 @@ def broadcast(game: Game, *, event: bool) -> None:
         "event": event,
         "deadline_ms": game.deadline_ms,
         "over": game.status == Game.Status.OVER,
+        "actor": actor,
+        "action": action,
     }
-    layer = get_channel_layer()
-    if layer is None:  # pragma: no cover - a layer is always configured
-        return
-    transaction.on_commit(lambda: async_to_sync(layer.group_send)(group_name(game.pk), message))
+    game_id, version, state = game.pk, game.version, game.state
+
+    def after_commit():
+        runtime.remember_state(game_id, version, state)
+        if publish:
+            runtime.publish(group_name(game_id), message)
+
+    transaction.on_commit(after_commit)
 
 
 def _lock(game_id: int) -> Game:
+    """Lock the game row for this transaction; the state comes from the cache when current."""
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
+        game = Game.objects.select_for_update().defer("state").get(pk=game_id)
+    except (Game.DoesNotExist, ValueError, TypeError, OverflowError):
         raise NotFound(f"There is no game with id {game_id}.") from None
+    return selectors.with_state(game)
 
 
 def _save(game: Game, result: Result, *, now: int) -> None:
     """Store a new state on a locked game, checking that nobody wrote in between."""
     rules = get_rules(game.kind)
+    before = game.state
     game.state = result.state
     game.deadline_ms = rules.next_deadline(result.state)
     new_status = rules.status(result.state)
@@ -100,20 +118,23 @@ def _save(game: Game, result: Result, *, now: int) -> None:
     if changed != 1:
         raise Conflict("The game changed while this move was being applied; try again.")
     game.version += 1
-    _sync_scores(game, rules.scores(result.state))
+    old_scores = rules.scores(before)
+    for name, score in rules.scores(result.state).items():
+        if old_scores.get(name) != score:
+            Seat.objects.filter(game=game, name=name).update(score=score)
 
 
-def _sync_scores(game: Game, scores: dict[str, int]) -> None:
-    for seat in game.seats.all():
-        score = scores.get(seat.name)
-        if score is not None and score != seat.score:
-            Seat.objects.filter(pk=seat.pk).update(score=score)
-
-
-def _log(game: Game, *, seat: Seat | None, actor: str, action: dict, result: Result, at: int):
-    seq = game.version  # the version after the save: one move per version
+def _log(game: Game, *, seat, actor: str, action: dict, result: Result, at: int):
+    """Append the move; `seat` is a Seat, a seat id, or None for the game's own events."""
+    seat_id = seat.pk if isinstance(seat, Seat) else seat
     Move.objects.create(
-        game=game, seq=seq, seat=seat, actor=actor, action=action, outcome=result.outcome, at_ms=at
+        game_id=game.pk,
+        seq=game.version,  # the version after the save: one move per version
+        seat_id=seat_id,
+        actor=actor,
+        action=action,
+        outcome=result.outcome,
+        at_ms=at,
     )
 
 
@@ -122,7 +143,14 @@ def _commit(game: Game, *, seat, actor: str, action: dict, result: Result, now: 
     _log(game, seat=seat, actor=actor, action=action, result=result, at=now)
     if game.has_computers:
         _schedule_computers(game, now)
-    broadcast(game, event=result.event)
+    kind = action.get("type", "")
+    broadcast(
+        game,
+        event=result.event,
+        actor=actor,
+        action=kind,
+        publish=result.event or kind not in PRESENCE_ACTIONS,
+    )
     if game.is_default and game.status == Game.Status.OVER:
         _replace_default(game)
 
@@ -255,12 +283,26 @@ def default_table() -> Game:
     if game is not None:
         return game
     try:
-        with transaction.atomic():
+        with runtime.write_transaction():
             return game_create(
                 kind=Game.Kind.SET, options={"rules": "declare"}, is_open=True, is_default=True
             )
     except IntegrityError:  # another request created it first
         return Game.objects.get(is_default=True)
+
+
+def _seat_id(game: Game, name: str) -> int | None:
+    seat_id = runtime.cached_seat(game.pk, name)
+    if seat_id is None:
+        seat_id = (
+            Seat.objects.filter(game_id=game.pk, name=name).values_list("id", flat=True).first()
+        )
+        if seat_id is not None and not connection.in_atomic_block:
+            runtime.remember_seat(game.pk, name, seat_id)
+        elif seat_id is not None:
+            # Only a committed seat may be cached (this transaction could still roll back).
+            transaction.on_commit(lambda: runtime.remember_seat(game.pk, name, seat_id))
+    return seat_id
 
 
 def _seat_for(game: Game, name: str) -> Seat | None:
@@ -294,7 +336,7 @@ def game_join(
 ) -> Seat:
     """Seat a player at a game under a name unique there; the seat carries the API token."""
     now = now_ms() if now is None else now
-    with transaction.atomic():
+    with runtime.write_transaction():
         game = _lock(game_id)
         _due_tick(game, now)
         return _add_seat(game, player=player, name=name or player.name, now=now)
@@ -307,7 +349,7 @@ def move_submit(*, game_id: int, seat: Seat, action: dict, now: int | None = Non
         raise GameError("An action is a JSON object with a string field 'type'.")
     if action["type"] in {"join", "tick"}:
         raise GameError(f"'{action['type']}' is not an action a seat can submit.")
-    with transaction.atomic():
+    with runtime.write_transaction():
         game = _lock(game_id)
         if seat.game_id != game.pk:
             raise Forbidden("That seat does not belong to this game.")
@@ -329,7 +371,7 @@ def seat_add_computer(*, game_id: int, speed: str = "medium", now: int | None = 
         known = ", ".join(COMPUTER_SPEEDS_S)
         raise GameError(f"Unknown computer speed {speed!r}; use one of {known}.")
     now = now_ms() if now is None else now
-    with transaction.atomic():
+    with runtime.write_transaction():
         game = _lock(game_id)
         if not hasattr(get_rules(game.kind), "bot_actions"):
             raise GameError(f"{game.get_kind_display()} games have no computer players.")
@@ -351,7 +393,7 @@ def seat_add_computer(*, game_id: int, speed: str = "medium", now: int | None = 
 def game_tick(*, game_id: int, now: int | None = None) -> MoveResult:
     """Apply whatever time alone has made due (watchers and sockets call this at deadlines)."""
     now = now_ms() if now is None else now
-    with transaction.atomic():
+    with runtime.write_transaction():
         game = _lock(game_id)
         event = _due_tick(game, now)
         return MoveResult(game=game, outcome={}, event=event)
@@ -360,17 +402,17 @@ def game_tick(*, game_id: int, now: int | None = None) -> MoveResult:
 def protocol_act(*, game_id: int, name: str, action: dict, now: int | None = None) -> MoveResult:
     """Serve one plain-text protocol request: join the name if new, then act, atomically."""
     now = now_ms() if now is None else now
-    with transaction.atomic():
+    with runtime.write_transaction():
         game = _lock(game_id)
         event = _due_tick(game, now)
         if game.status == Game.Status.OVER:
             return MoveResult(game=game, outcome={}, event=event)
-        seat = _seat_for(game, name)
+        seat = _seat_id(game, name)
         if seat is None:
             player = Player.objects.create(name=name)
-            seat = _add_seat(game, player=player, name=name, now=now)
+            seat = _add_seat(game, player=player, name=name, now=now).pk
             event = True
         result = get_rules(game.kind).apply(game.state, name, action, now)
         if result.state != game.state:
             _commit(game, seat=seat, actor=name, action=action, result=result, now=now)
-        return MoveResult(game=game, outcome=result.outcome, event=event or result.event, seat=seat)
+        return MoveResult(game=game, outcome=result.outcome, event=event or result.event)

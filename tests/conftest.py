@@ -90,3 +90,13 @@ def server(tmp_path_factory):
     running = Server(tmp_path_factory.mktemp("server"), SET_WATCH_TIMEOUT_S="3").start()
     yield running
     running.stop()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_state_cache():
+    """Game ids and versions repeat across test databases: start each test with no cached state."""
+    from games import runtime
+
+    runtime.forget_states()
+    yield
+    runtime.forget_states()
