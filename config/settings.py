@@ -174,6 +174,8 @@ SPECTACULAR_SETTINGS = {
 
 # The plain-text protocol's /watch waits at most this long before answering the current board.
 SET_WATCH_TIMEOUT_S = float(os.environ.get("SET_WATCH_TIMEOUT_S", "30"))
+# Threads per process that run game reads and writes (0: 1 on SQLite, 4 on other databases).
+GAME_DB_THREADS = int(os.environ.get("GAME_DB_THREADS", "0"))
 
 LOGGING = {
     "version": 1,
