@@ -142,7 +142,8 @@ class GameAdmin(admin.ModelAdmin):
 
     def export_view(self, request, game_id: int):
         game = selectors.game_get(game_id)
-        response = JsonResponse(selectors.game_export(game), json_dumps_params={"indent": 2})
+        export = selectors.game_export(game, full=True)
+        response = JsonResponse(export, json_dumps_params={"indent": 2})
         response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
         return response
 

@@ -190,10 +190,17 @@ class ExportView(APIView):
     @extend_schema(
         tags=["Games"],
         summary="Export a game: seed, options, state and the whole move log",
+        description=(
+            "While the game is being played, the seed, a fixed deck and the state are withheld "
+            "(they would tell the cards to come); they are included once it is over."
+        ),
         responses={200: s.ExportOut, **NOT_FOUND},
     )
     def get(self, request, game_id: int):
         game = selectors.game_get(game_id)
-        response = JsonResponse(selectors.game_export(game), json_dumps_params={"indent": 2})
+        staff = bool(getattr(request.user, "is_staff", False))
+        full = staff or game.status == Game.Status.OVER
+        export = selectors.game_export(game, full=full)
+        response = JsonResponse(export, json_dumps_params={"indent": 2})
         response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
         return response

@@ -127,11 +127,20 @@ def seat_json(seat: Seat) -> dict:
     }
 
 
+def public_options(options: dict) -> dict:
+    """Options as anyone may see them: a fixed deck shows its size, never its order."""
+    if "deck" not in options:
+        return options
+    shown = {key: value for key, value in options.items() if key != "deck"}
+    shown["deck_size"] = len(options["deck"])
+    return shown
+
+
 def game_summary(game: Game) -> dict:
     return {
         "id": game.pk,
         "kind": game.kind,
-        "options": game.options,
+        "options": public_options(game.options),
         "status": game.status,
         "version": game.version,
         "is_open": game.is_open,
@@ -170,17 +179,17 @@ def game_replay(game: Game) -> dict:
     return {"game": game_summary(game), "steps": steps}
 
 
-def game_export(game: Game) -> dict:
-    """Everything needed to rebuild the game elsewhere: seed, options and the whole log."""
+def game_export(game: Game, *, full: bool) -> dict:
+    """Everything needed to rebuild the game elsewhere: seed, options and the whole log.
+
+    While a game is being played its seed, deck and state would tell the cards to come, so they
+    are left out unless `full` (the game is over, or staff are asking).
+    """
     data = game_summary(game)
-    data.update(
-        {
-            "seed": game.seed,
-            "created_ms": game.created_ms,
-            "state": game.state,
-            "moves": [
-                move_json(move) for move in game.moves.select_related("seat").order_by("seq")
-            ],
-        }
-    )
+    data["moves"] = [move_json(move) for move in game.moves.select_related("seat").order_by("seq")]
+    data["created_ms"] = game.created_ms
+    if full:
+        data.update(options=game.options, seed=game.seed, state=game.state)
+    else:
+        data.update(seed=None, state=None)
     return data

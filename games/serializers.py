@@ -112,7 +112,7 @@ class ReplayOut(serializers.Serializer):
 
 
 class ExportOut(GameOut):
-    seed = serializers.IntegerField()
+    seed = serializers.IntegerField(allow_null=True, help_text="Null while the game is played.")
     created_ms = serializers.IntegerField()
-    state = serializers.DictField()
+    state = serializers.DictField(allow_null=True, help_text="Null while the game is played.")
     moves = MoveOut(many=True)

@@ -63,7 +63,7 @@ def test_two_players_play_a_declare_table_over_the_api(client, table):
     assert exported.status_code == 200
     assert exported["Content-Disposition"].startswith("attachment")
     data = exported.json()
-    assert data["seed"] == Game.objects.get(pk=table["id"]).seed
+    assert data["seed"] is None  # withheld while the game is played
     assert len(data["moves"]) == len(log)
 
 
@@ -188,3 +188,22 @@ def test_replay_steps_through_the_game_from_the_deal(client, table):
     assert steps[2]["view"]["declare"]["declarer"] == "alice"
     assert steps[-1]["view"]["board"][0][0]["card"] == EXAMPLE_DECK[0]
     assert get(client, "/api/games/999999/replay").status_code == 404
+
+
+def test_nobody_can_read_the_cards_to_come_while_a_game_is_played(client, table):
+    listed = get(client, f"/api/games/{table['id']}/").json()
+    assert "deck" not in listed["options"] and listed["options"]["deck_size"] == 81
+    exported = get(client, f"/api/games/{table['id']}/export").json()
+    assert exported["seed"] is None and exported["state"] is None
+    assert "deck" not in exported["options"]
+
+
+def test_a_finished_game_exports_everything(client, db):
+    from games import services
+
+    game = services.game_create(kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK[:12]})
+    Game.objects.filter(pk=game.pk).update(status="over")
+    exported = get(client, f"/api/games/{game.pk}/export").json()
+    assert exported["seed"] == game.seed
+    assert exported["options"]["deck"] == EXAMPLE_DECK[:12]
+    assert exported["state"]["board"]
