@@ -57,6 +57,7 @@ from cards.engine.table import (
     is_set_of,
     option_int,
     record_hint,
+    tally,
     touch_state,
     was_hinted,
 )
@@ -97,8 +98,8 @@ class ClassicRules:
     board, 3 × attributes by default), ``away_ms``, ``created_ms``, ``board`` (flat list of card
     texts, no holes), ``deck`` (cards still to deal, front first), ``taken`` (cards of found sets,
     in order), ``players`` (join order), ``scores`` (name -> sets found), ``last_seen``,
-    ``locked`` (players locked out), ``hints``, ``hinted_cards``, ``history`` (every claim: at,
-    player, kind "set" / "wrong", cards, points, delta, hinted), ``over``, ``ended_ms``.
+    ``locked`` (players locked out), ``hints``, ``hinted_cards``, ``tally`` (per player: sets,
+    hinted sets, wrong claims; each claim itself is in its move's outcome), ``over``, ``ended_ms``.
     """
 
     name = "classic"
@@ -140,7 +141,7 @@ class ClassicRules:
             "locked": [],
             "hints": {},
             "hinted_cards": {},
-            "history": [],
+            "tally": {},
             "over": False,
             "ended_ms": None,
         }
@@ -303,17 +304,7 @@ def _claim(state: dict, player: str, cards: list[str], now_ms: int, outcome: dic
     positions = [state["board"].index(text) for text in cards]
     outcome.update(cards=cards, positions=positions)
     if not is_set_of(cards, state["attributes"]):
-        state["history"].append(
-            {
-                "at": now_ms,
-                "player": player,
-                "kind": "wrong",
-                "cards": cards,
-                "points": 0,
-                "delta": 0,
-                "hinted": False,
-            }
-        )
+        tally(state, player, "wrong")
         state["locked"].append(player)
         released = set(state["locked"]) >= set(state["players"])
         if released:
@@ -325,17 +316,7 @@ def _claim(state: dict, player: str, cards: list[str], now_ms: int, outcome: dic
         return
     hinted = was_hinted(state, player, cards)
     state["scores"][player] += 1
-    state["history"].append(
-        {
-            "at": now_ms,
-            "player": player,
-            "kind": "set",
-            "cards": cards,
-            "points": 1,
-            "delta": 1,
-            "hinted": hinted,
-        }
-    )
+    tally(state, player, "set", hinted=hinted)
     state["taken"].extend(cards)
     state["locked"] = []
     forget_cards(state, cards)

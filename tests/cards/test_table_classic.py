@@ -182,7 +182,7 @@ def test_a_set_scores_one_and_is_replaced_in_place_in_claim_order():
         assert [board[p] for p in positions] == deck[:3]
         assert len(board) == 12
     assert result.state["taken"] == trio
-    assert result.state["history"][-1]["kind"] == "set"
+    assert result.state["tally"]["alice"]["sets"] == 1
 
 
 def test_claims_accept_digit_strings_and_store_card_text():
@@ -354,7 +354,7 @@ def test_a_hint_shows_one_card_and_marks_the_set():
     )
     scored = do(result.state, "alice", "claim", T + 10, cards=trio)
     assert scored.outcome["hinted"] is True
-    assert scored.state["history"][-1]["hinted"] is True
+    assert scored.state["tally"]["alice"]["hinted"] == 1
     unhinted = do(result.state, "bob", "claim", T + 10, cards=trio)
     assert unhinted.outcome["hinted"] is False
 
