@@ -273,11 +273,12 @@ class ProtocolApp:
             result = error(UNKNOWN)
         else:
             result = await serve(scope["path"])
+        body = result.body.encode()
+        headers = [*result.headers(), (b"content-length", str(len(body)).encode())]
+        await send({"type": "http.response.start", "status": result.status, "headers": headers})
         await send(
-            {"type": "http.response.start", "status": result.status, "headers": result.headers()}
+            {"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body}
         )
-        body = b"" if scope["method"] == "HEAD" else result.body.encode()
-        await send({"type": "http.response.body", "body": body})
 
 
 def _allowed_host(scope) -> bool:
