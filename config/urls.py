@@ -5,7 +5,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from games import protocol, views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    # The pages a person uses: the lobby ("home"), tables, solitaire, replays.
+    path("", include("games.page_urls")),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

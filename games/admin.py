@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from django.contrib import admin
+from django.db.models import Max
 from django.http import JsonResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -40,9 +41,25 @@ class MoveInline(admin.TabularInline):
     readonly_fields = fields
     can_delete = False
     ordering = ("seq",)
+    # A long log (a Set War draw has 10,000 rounds) would make the page megabytes long and
+    # slow to draw: the page shows the latest moves, the JSON export has them all.
+    max_shown = 200
+    verbose_name_plural = f"moves (the latest {max_shown}; the JSON export has the whole log)"
 
     def has_add_permission(self, request, obj=None):
         return False
+
+    def get_queryset(self, request):
+        moves = super().get_queryset(request)
+        match = request.resolver_match
+        try:
+            game_id = int(match.kwargs["object_id"])
+        except (AttributeError, KeyError, TypeError, ValueError):
+            return moves
+        last = Move.objects.filter(game_id=game_id).aggregate(last=Max("seq"))["last"]
+        if last is not None and last > self.max_shown:
+            moves = moves.filter(seq__gt=last - self.max_shown)
+        return moves
 
     @admin.display(description="action")
     def action_text(self, move: Move) -> str:

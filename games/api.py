@@ -125,6 +125,28 @@ class JoinView(APIView):
         )
 
 
+class ComputerView(APIView):
+    authentication_classes = AUTH
+
+    @extend_schema(
+        tags=["Games"],
+        summary="Seat a computer player",
+        description=(
+            "Only a seated player may add computers. The computer finds a set after a delay "
+            "around its speed and plays through the same rules as a person."
+        ),
+        request=s.ComputerRequest,
+        responses={201: s.SeatOut, **ERROR_RESPONSES, **NOT_FOUND, **FORBIDDEN_RESPONSES},
+    )
+    def post(self, request, game_id: int):
+        game = selectors.game_get(game_id)
+        acting_seat(request, game)
+        data = s.ComputerRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        seat = services.seat_add_computer(game_id=game.pk, speed=data.validated_data["speed"])
+        return Response(selectors.seat_json(seat), status=status.HTTP_201_CREATED)
+
+
 class MovesView(APIView):
     authentication_classes = AUTH
 
@@ -176,12 +198,28 @@ class ReplayView(APIView):
         summary="Replay a game step by step",
         description=(
             "Rebuilds the game from its seed, options and move log; step 0 is the deal, then one "
-            "step per move, each with the board as a watcher saw it."
+            "step per move, each with the board as a watcher saw it. Long games (a Set War "
+            "draw has 10,001 steps) read best page by page: give `start` and/or `limit`."
         ),
-        responses={200: s.ReplayOut, **NOT_FOUND},
+        parameters=[
+            OpenApiParameter("start", int, description="The first step to return (default 0)."),
+            OpenApiParameter(
+                "limit",
+                int,
+                description="Steps per page (default 200, at most 1000). Without `start` and "
+                "`limit`, every step is returned.",
+            ),
+        ],
+        responses={200: s.ReplayOut, **ERROR_RESPONSES, **NOT_FOUND},
     )
     def get(self, request, game_id: int):
-        return Response(selectors.game_replay(selectors.game_get(game_id)))
+        game = selectors.game_get(game_id)
+        page = {}
+        if "start" in request.query_params or "limit" in request.query_params:
+            query = s.ReplayQuery(data=request.query_params)
+            query.is_valid(raise_exception=True)
+            page = query.validated_data
+        return Response(selectors.game_replay(game, **page))
 
 
 class ExportView(APIView):

@@ -6,3 +6,8 @@ class GamesConfig(AppConfig):
 
     name = "games"
     verbose_name = "Games"
+
+    def ready(self) -> None:
+        from games.kinds import load_kinds
+
+        load_kinds()

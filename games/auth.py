@@ -53,6 +53,20 @@ def session_player(request) -> Player | None:
     return Player.objects.filter(pk=player_id).first()
 
 
+def session_player_save(request, name: str) -> Player:
+    """Name the browser's player: create it and remember it in the session, or rename it."""
+    player = session_player(request)
+    if player is None:
+        if not request.session.session_key:
+            request.session.save()
+        player = Player.objects.create(name=name, session_key=request.session.session_key)
+        request.session[SESSION_PLAYER_KEY] = player.pk
+    elif player.name != name:
+        player.name = name
+        player.save(update_fields=["name"])
+    return player
+
+
 def acting_seat(request, game: Game) -> Seat:
     """The seat this request acts for at this game, or a 403 naming what is missing."""
     from games.services import Forbidden

@@ -152,14 +152,24 @@ def game_summary(game: Game) -> dict:
     }
 
 
-def game_replay(game: Game) -> dict:
-    """Every step of a game with the board as it was: step 0 is the deal, then one per move."""
+def game_replay(game: Game, *, start: int = 0, limit: int | None = None) -> dict:
+    """Every step of a game with the board as it was: step 0 is the deal, then one per move.
+
+    With `limit`, only steps `start` to `start + limit - 1` are described, with the `total` and
+    the `next_start` (a Set War draw has 10,001 steps); moves after the page are not read.
+    """
     from games.replay import replay_states
 
     rules = get_rules(game.kind)
-    moves = list(game.moves.select_related("seat").order_by("seq"))
+    moves = game.moves.select_related("seat").order_by("seq")
+    total = None
+    if limit is not None:
+        total = game.moves.count() + 1
+        moves = moves[: max(start + limit - 1, 0)]
     steps = []
-    for move, state in replay_states(game, moves):
+    for index, (move, state) in enumerate(replay_states(game, list(moves))):
+        if index < start:
+            continue
         at = move.at_ms if move else game.created_ms
         step = (
             move_json(move)
@@ -176,7 +186,16 @@ def game_replay(game: Game) -> dict:
         )
         step["view"] = rules.view(state, None, at)
         steps.append(step)
-    return {"game": game_summary(game), "steps": steps}
+    body = {"game": game_summary(game), "steps": steps}
+    if total is not None:
+        following = start + len(steps)
+        body.update(
+            start=start,
+            limit=limit,
+            total=total,
+            next_start=following if following < total else None,
+        )
+    return body
 
 
 def game_export(game: Game, *, full: bool) -> dict:

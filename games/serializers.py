@@ -64,6 +64,14 @@ class JoinRequest(serializers.Serializer):
     name = serializers.RegexField(r"^[A-Za-z0-9_]{1,40}$", help_text=NAME_HELP)
 
 
+class ComputerRequest(serializers.Serializer):
+    speed = serializers.ChoiceField(
+        choices=["slow", "medium", "fast"],
+        default="medium",
+        help_text="How quickly the computer finds a set: about 12, 7 or 3.5 seconds.",
+    )
+
+
 class JoinOut(serializers.Serializer):
     token = serializers.CharField(help_text="Send as 'Authorization: Token <token>' to act.")
     seat = SeatOut()
@@ -106,9 +114,20 @@ class ReplayStepOut(MoveOut):
     view = serializers.DictField(help_text="What a watcher saw right after this step.")
 
 
+class ReplayQuery(serializers.Serializer):
+    start = serializers.IntegerField(required=False, default=0, min_value=0)
+    limit = serializers.IntegerField(required=False, default=200, min_value=1, max_value=1000)
+
+
 class ReplayOut(serializers.Serializer):
     game = GameOut()
     steps = ReplayStepOut(many=True)
+    start = serializers.IntegerField(required=False, help_text="With paging: the first step.")
+    limit = serializers.IntegerField(required=False, help_text="With paging: steps per page.")
+    total = serializers.IntegerField(required=False, help_text="With paging: how many steps.")
+    next_start = serializers.IntegerField(
+        required=False, allow_null=True, help_text="With paging: the next page's start, or null."
+    )
 
 
 class ExportOut(GameOut):

@@ -1,12 +1,20 @@
 from django.urls import path
 
-from games import api
+from games import api, setwar_api
 
 urlpatterns = [
     path("games/", api.GameListView.as_view(), name="game-list"),
     path("games/<int:game_id>/", api.GameDetailView.as_view(), name="game-detail"),
     path("games/<int:game_id>/join", api.JoinView.as_view(), name="game-join"),
     path("games/<int:game_id>/moves", api.MovesView.as_view(), name="game-moves"),
+    path("games/<int:game_id>/computers", api.ComputerView.as_view(), name="game-computers"),
     path("games/<int:game_id>/export", api.ExportView.as_view(), name="game-export"),
     path("games/<int:game_id>/replay", api.ReplayView.as_view(), name="game-replay"),
+    path("setwar/", setwar_api.SetWarCreateView.as_view(), name="setwar-create"),
+    path("setwar/<int:game_id>/", setwar_api.SetWarDetailView.as_view(), name="setwar-detail"),
+    path(
+        "setwar/<int:game_id>/rounds",
+        setwar_api.SetWarRoundsView.as_view(),
+        name="setwar-rounds",
+    ),
 ]

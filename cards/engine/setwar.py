@@ -19,7 +19,7 @@ Everything here is pure Python: the platform stores `SetWarResult.to_dict()` as 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import product
 from typing import Any, NamedTuple
@@ -40,6 +40,7 @@ __all__ = [
     "SetDeck",
     "SetWarError",
     "SetWarResult",
+    "SetWarTable",
     "check_card",
     "check_cards",
     "describe_card",
@@ -572,3 +573,154 @@ def _repeat_cycle(log: list[Round], period: int, start: int, round_limit: int) -
     for number in range(start, round_limit + 1):
         earlier = log[number - period - 1]
         log.append(Round(number, earlier.plays, earlier.taker, earlier.piles))
+
+
+class SetWarTable:
+    """Play Set War one round at a time on a state that is plain JSON data.
+
+    `play_setwar` plays a whole game in one call. A server that stores a game with its rounds
+    as moves, or a viewer, needs the game *between* rounds: `new` deals and returns the
+    state, `step` plays the next round and returns the new state with that round's log entry
+    (`Round.to_dict()`). Stepping to the end gives exactly `play_setwar`'s result and log.
+
+    Between rounds the line is empty, so the state is small: every pile's cards (top first),
+    who starts the next round, how many rounds were played, and the outcome once over. No
+    function mutates the state it is given.
+
+    >>> state = SetWarTable.new(2, "0000 1111 1000 2222 1112 0001 0120 2220")
+    >>> state["piles"]
+    [['0120', '1112', '1000', '0000'], ['2220', '0001', '2222', '1111']]
+    >>> state, first = SetWarTable.step(state)
+    >>> first["taker"], first["set_cards"], first["piles"], state["starter"]
+    (1, ['2220', '1112', '0001'], [2, 6], 1)
+    >>> for state, round_ in SetWarTable.rounds(state):
+    ...     pass
+    >>> state["round"], state["winner"], state["final_line"]
+    (4, 0, 'Player 0 won in 4 rounds.')
+    """
+
+    @staticmethod
+    def new(
+        players: int, cards: str | Iterable[str], *, round_limit: int = ROUND_LIMIT
+    ) -> dict[str, Any]:
+        """Deal `cards` (top first) to `players` players and return the state before round 1.
+
+        Raises `SetWarError` for the inputs `play_setwar` refuses, in the same order.
+        """
+        if isinstance(players, bool) or not isinstance(players, int) or players < 1:
+            raise InvalidPlayerCountError(players)
+        if isinstance(round_limit, bool) or not isinstance(round_limit, int) or round_limit < 1:
+            raise ValueError(f"the round limit must be at least 1, not {round_limit}")
+        deck = SetDeck(cards)
+        if not len(deck):
+            raise NoCardsError()
+        hands = deck.deal(min(players, len(deck)))
+        return {
+            "players": players,
+            "cards": sum(map(len, hands)),
+            "round_limit": round_limit,
+            "round": 0,
+            "starter": 0,
+            "piles": [list(hand) for hand in hands],
+            "over": False,
+            "winner": None,
+            "draw": False,
+            "final_line": None,
+            "last_round": None,
+        }
+
+    @staticmethod
+    def step(state: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Play the next round; return the new state and the round (`Round.to_dict()`).
+
+        Raises `SetWarError` when the game is already over.
+        """
+        if state["over"]:
+            raise SetWarError(f"the game is over: {state['final_line']}")
+        number = state["round"] + 1
+        hands = SetWarTable._hands(state["piles"])
+        seats = len(hands)
+        winner: int | None = None
+        over = False
+        plays: list[Play] = []
+        if seats == 1:
+            # At most one player holds cards: player 0 wins without a card being played.
+            taker, winner, over = 0, 0, True
+        else:
+            taker, winner = SetWarTable._play_round(hands, state["starter"], plays)
+            over = winner is not None or number == state["round_limit"]
+        round_ = Round(number, tuple(plays), taker, tuple(map(len, hands))).to_dict()
+        rounds = number
+        result = SetWarResult(players=state["players"], cards=(), winner=winner, rounds=rounds)
+        new_state = {
+            **state,
+            "round": number,
+            "starter": taker,
+            "piles": [list(hand) for hand in hands],
+            "over": over,
+            "winner": winner,
+            "draw": over and winner is None,
+            "final_line": result.final_line if over else None,
+            "last_round": round_,
+        }
+        return new_state, round_
+
+    @staticmethod
+    def _hands(piles: list[list[str]]) -> list[SetDeck]:
+        """Return the piles as decks, after checking that they hold distinct valid cards.
+
+        Valid piles, the usual case, are checked with two set operations; only a bad state
+        goes through `check_cards` for its message. The decks are then linked without
+        checking each card again.
+        """
+        cards = [card for pile in piles for card in pile]
+        distinct = set(cards)
+        if len(distinct) != len(cards) or not distinct <= _CARD_INDEX.keys():
+            check_cards(cards)
+        hands = []
+        for pile in piles:
+            hand = SetDeck()
+            DeckOfCards.__init__(hand, pile)
+            hands.append(hand)
+        return hands
+
+    @staticmethod
+    def _play_round(
+        hands: list[SetDeck], starter: int, plays: list[Play]
+    ) -> tuple[int, int | None]:
+        """Play one round on dealt hands (changing them); return the taker and the winner.
+
+        The winner is `None` unless the round ended the game by leaving one player with
+        cards. At a round start at least two players hold cards; a player is in exactly
+        while their pile holds cards (the one playing their last card is decided at once).
+        """
+        seats = len(hands)
+        left = sum(1 for hand in hands if hand._size)
+        line = SetDeck()
+        in_line: set[str] = set()
+        partner_in = _PARTNER_GETTERS
+        player = starter
+        while True:
+            hand = hands[player]
+            card = hand.moveTopToBottom(line)
+            plays.append(Play(player, card))
+            if not in_line.isdisjoint(map(partner_in[card], in_line)):
+                hand.addPileBottom(line)
+                return player, None
+            in_line.add(card)
+            following = (player + 1) % seats
+            while not hands[following]._size:
+                following = (following + 1) % seats
+            if not hand._size:
+                left -= 1
+                if left == 1:
+                    hands[following].addPileBottom(line)
+                    return following, following
+            player = following
+
+    @staticmethod
+    def rounds(state: Mapping[str, Any]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+        """Yield `(state, round)` after each round from `state` to the end of the game."""
+        while not state["over"]:
+            state, round_ = SetWarTable.step(state)
+            yield state, round_

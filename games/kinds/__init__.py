@@ -66,8 +66,6 @@ def register(rules: Rules) -> Rules:
 
 
 def get_rules(kind: str) -> Rules:
-    if not _REGISTRY:
-        load_kinds()
     try:
         return _REGISTRY[kind]
     except KeyError:
@@ -76,14 +74,15 @@ def get_rules(kind: str) -> Rules:
 
 
 def kinds() -> list[str]:
-    if not _REGISTRY:
-        load_kinds()
     return sorted(_REGISTRY)
 
 
 def load_kinds() -> None:
-    """Import every kind module so it registers itself."""
-    from games.kinds import set_table  # noqa: F401
+    """Import every kind module so it registers itself (GamesConfig.ready calls this)."""
+    from games.kinds import (
+        set_table,  # noqa: F401
+        setwar,  # noqa: F401
+    )
 
 
 def as_result(engine_result: Any) -> Result:

@@ -207,3 +207,13 @@ def test_a_finished_game_exports_everything(client, db):
     assert exported["seed"] == game.seed
     assert exported["options"]["deck"] == EXAMPLE_DECK[:12]
     assert exported["state"]["board"]
+
+
+def test_a_seated_player_adds_a_computer(client, table):
+    url = f"/api/games/{table['id']}/computers"
+    assert post(client, url, {"speed": "fast"}).status_code == 403  # not seated
+    alice = join(client, table["id"], "alice")
+    added = post(client, url, {"speed": "fast"}, alice)
+    assert added.status_code == 201, added.content
+    assert added.json()["name"] == "Computer1" and added.json()["is_computer"] is True
+    assert post(client, url, {"speed": "warp"}, alice).status_code == 400

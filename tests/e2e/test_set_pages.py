@@ -1,0 +1,392 @@
+"""Playing Set in a real browser (headless Debian chromium) against a real daphne server.
+
+Each test drives the pages as a person would: the lobby, a table shared by two people, a
+computer opponent, solitaire and a replay. Screenshots go to test-artifacts/ for a human to look
+at (phone width 390 px, the dark theme, the color-blind marks).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cards.engine.card import parse_card
+from cards.engine.rules import is_set
+
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
+    ),
+    # One live server and one browser for the whole module: keep it on one xdist worker.
+    pytest.mark.xdist_group("browser"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield chromium
+        chromium.close()
+
+
+class Person:
+    """One browser context (its own cookies, so its own session and name) with one page."""
+
+    def __init__(self, browser, server, viewport=DESKTOP):
+        self.server = server
+        self.context = browser.new_context(viewport=viewport)
+        self.context.set_default_timeout(8000)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def goto(self, path: str):
+        self.page.goto(self.server.url + path)
+        return self.page
+
+    def name_myself(self, name: str):
+        page = self.goto("/")
+        page.fill("#name-input", name)
+        page.click("button:has-text('Save name')")
+        page.wait_for_selector(f".player-name:has-text('{name}')")
+        return page
+
+    def cards(self, board: str = "#board") -> list[str]:
+        return self.page.eval_on_selector_all(
+            f"{board} .card", "cells => cells.map(c => c.dataset.card)"
+        )
+
+    def click_cards(self, cards):
+        for card in cards:
+            self.page.click(f'#board .card[data-card="{card}"]')
+
+    def wait_live(self):
+        self.page.wait_for_selector("#connection[data-state=live]")
+
+    def shot(self, name: str):
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.page.screenshot(
+            path=str(ARTIFACTS / f"{name}.png"), full_page=True, animations="disabled"
+        )
+
+    def close(self):
+        assert not self.errors, self.errors
+        self.context.close()
+
+
+def a_set(cards: list[str]) -> list[str]:
+    for triple in itertools.combinations(cards, 3):
+        if is_set(*(parse_card(card) for card in triple)):
+            return list(triple)
+    raise AssertionError(f"no set among {cards}")
+
+
+def has_set(cards: list[str]) -> bool:
+    triples = itertools.combinations([parse_card(card) for card in cards], 3)
+    return any(is_set(*triple) for triple in triples)
+
+
+def not_a_set(cards: list[str]) -> list[str]:
+    for triple in itertools.combinations(cards, 3):
+        if not is_set(*(parse_card(card) for card in triple)):
+            return list(triple)
+    raise AssertionError("every triple is a set")
+
+
+def server_shell(server, code: str) -> str:
+    """Run Python in the server's project and database (the way an operator would)."""
+    result = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=server.env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def create_table(person: Person, **choices) -> int:
+    """Create a Set table from the lobby form; return its id from the page it opens."""
+    page = person.goto("/")
+    for field, value in choices.items():
+        if field in ("rules", "visibility"):
+            page.check(f"input[name={field}][value={value}]")
+        else:
+            page.select_option(f"#{field}", value)
+    page.click("button:has-text('Create table')")
+    page.wait_for_url(re.compile(r"/play/\d+/$"))
+    person.wait_live()
+    return int(re.search(r"/play/(\d+)/", page.url).group(1))
+
+
+# --- two people at one table ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def duo(browser, server):
+    """Ada creates an open classic table from the lobby; Bob follows her share link."""
+    ada = Person(browser, server)
+    ada.name_myself("ada")
+    game_id = create_table(ada, rules="classic", attributes="4", visibility="open")
+    share = ada.page.input_value("#share-url")
+    assert share.endswith(f"/play/{game_id}/?join=1")
+
+    bob = Person(browser, server, viewport=PHONE)
+    bob.page.goto(share)
+    # Bob has no name yet: the table asks for one, then seats him.
+    bob.page.fill("#name-input", "bob")
+    bob.page.click("#name-form button[type=submit]")
+    bob.page.wait_for_selector("#scores li[data-player=bob] .badge-you")
+    bob.wait_live()
+    ada.page.wait_for_selector("#scores li[data-player=bob]")
+    yield ada, bob, game_id
+    ada.close()
+    bob.close()
+
+
+def test_the_lobby_creates_a_table_and_its_share_link_seats_a_newcomer(duo):
+    ada, bob, game_id = duo
+    assert bob.page.locator("#join-panel").is_hidden()
+    assert "/play/" in bob.page.url and "join" not in bob.page.url
+    lobby = bob.goto("/")
+    row = lobby.locator(f"#open-tables tr[data-game='{game_id}']")
+    assert "ada" in row.inner_text() and "bob" in row.inner_text()
+    assert row.locator("a:has-text('Return')").count() == 1
+    bob.shot("lobby-phone")
+    bob.goto(f"/play/{game_id}/")
+    bob.wait_live()
+
+
+def test_a_set_claimed_by_one_player_reaches_the_other_within_a_second(duo):
+    ada, bob, _ = duo
+    triple = a_set(ada.cards())
+    ada.click_cards(triple[:2])
+    assert ada.page.locator("#board .card.selected").count() == 2
+    started = time.monotonic()
+    ada.click_cards(triple[2:])
+    ada.page.wait_for_selector("#message:has-text('Set!')")
+    bob.page.wait_for_function(
+        "cards => !cards.some(c => document.querySelector(`#board .card[data-card='${c}']`))",
+        arg=triple,
+        timeout=1000,
+    )
+    assert time.monotonic() - started < 1.5
+    assert bob.page.inner_text("#scores li[data-player=ada] .score-value") == "1"
+    ada.shot("table-after-a-set")
+    bob.shot("table-phone-seen-by-bob")
+
+
+def test_a_wrong_claim_says_so_and_locks_the_player_out(duo):
+    ada, bob, _ = duo
+    bob.click_cards(not_a_set(bob.cards()))
+    bob.page.wait_for_selector("#message:has-text('Not a set')")
+    assert "locked out" in bob.page.inner_text("#message")
+    assert "locked out" in bob.page.inner_text("#turn")
+    ada.page.wait_for_selector("#scores li[data-player=bob] .badge-locked")
+    # Another click while locked out explains why nothing happens.
+    bob.page.click("#board .card >> nth=0")
+    bob.page.wait_for_selector("#message:has-text('locked out until another player')")
+    bob.shot("table-phone-locked-out")
+
+
+def test_a_dropped_connection_comes_back_and_catches_up(duo):
+    ada, bob, _ = duo
+    bob.page.evaluate("SetTablePage.socket.ws.close()")
+    bob.page.wait_for_selector("#connection[data-state=reconnecting]")
+    triple = a_set(ada.cards())
+    ada.click_cards(triple)  # while Bob is away; it also lifts his lockout
+    ada.page.wait_for_selector("#scores li[data-player=ada] .score-value:text-is('2')")
+    bob.wait_live()
+    bob.page.wait_for_selector("#scores li[data-player=ada] .score-value:text-is('2')")
+    assert not set(triple) & set(bob.cards())
+    assert "locked out" not in bob.page.inner_text("#turn")
+
+
+def test_the_phone_layout_fits_390_pixels_in_the_dark_with_color_blind_marks(duo):
+    _, bob, _ = duo
+    page = bob.page
+    page.click("#theme-toggle")
+    page.click("#colorblind-toggle")
+    assert page.get_attribute("html", "data-theme") == "dark"
+    page.wait_for_selector("#board .card .cb-mark")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    width = page.eval_on_selector("#board .card", "card => card.getBoundingClientRect().width")
+    assert width >= 100  # three landscape cards a row, large enough to read
+    bob.shot("table-phone-dark-colorblind")
+    page.reload()
+    assert page.get_attribute("html", "data-theme") == "dark"  # remembered
+    page.click("#theme-toggle")
+    page.click("#colorblind-toggle")
+
+
+# --- a computer opponent, then the replay of that game -------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def computer_game(browser, server):
+    """A classic 3-attribute table dealt from a 12-card deck: Cleo joins it from the lobby's
+    link, then an instant computer opponent sits down and plays it to its end."""
+    created = (
+        "from games import services;"
+        "from cards.engine.deck import new_deck;"
+        "deck = [c.protocol for c in new_deck(3, rng=5)[:12]];"
+        "game = services.game_create(kind='set', options={'rules': 'classic', "
+        "'attributes': 3, 'deck': deck}, is_open=True);"
+        "print(game.pk)"
+    )
+    game_id = int(server_shell(server, created).splitlines()[-1])
+    cleo = Person(browser, server)
+    cleo.name_myself("cleo")
+    page = cleo.goto(f"/play/{game_id}/?join=1")
+    page.wait_for_selector("#scores li[data-player=cleo] .badge-you")
+    server_shell(
+        server,
+        f"from games import services; services.seat_add_computer(game_id={game_id}, "
+        "speed='instant')",
+    )
+    yield game_id, cleo
+    cleo.close()
+
+
+def test_a_table_with_a_computer_opponent_plays_to_its_end(computer_game):
+    game_id, cleo = computer_game
+    page = cleo.page
+    page.reload()  # the socket learns of the computer's first move time when it connects
+    page.wait_for_selector("#scores li[data-player=Computer1] .badge-computer")
+    page.wait_for_selector("#result-panel:not([hidden])", timeout=15000)
+    result = page.inner_text("#result-text")
+    assert "Computer1" in result, result
+    assert page.inner_text("#turn") == "Game over."
+    assert page.locator("#board button.card").count() == 0  # nothing left to play
+    cleo.shot("table-computer-game-over")
+    page.click("#replay-link")
+    page.wait_for_url(re.compile(rf"/games/{game_id}/replay/$"))
+
+
+def test_the_replay_steps_through_a_finished_game(browser, server, computer_game):
+    computer_game, _ = computer_game
+    watcher = Person(browser, server)
+    page = watcher.goto(f"/games/{computer_game}/replay/")
+    page.wait_for_selector("#replay-root[data-loaded='1']")
+    label = page.inner_text("#step-label")
+    total = int(re.search(r"Step 0 of (\d+)", label).group(1))
+    assert total >= 3  # two joins, then the computer's sets
+    first_board = watcher.cards("#replay-board")
+    assert len(first_board) == 9
+    page.click("#next-btn")
+    assert page.inner_text("#step-label").startswith("Step 1 of")
+    page.keyboard.press("End")
+    assert page.inner_text("#step-label").startswith(f"Step {total} of")
+    assert "game over" in page.inner_text("#step-move")
+    assert page.locator("#next-btn").is_disabled()
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#step-label").startswith(f"Step {total - 1} of")
+    page.fill("#step-slider", "0")
+    assert watcher.cards("#replay-board") == first_board
+    # The moves are listed with their actor and outcome; clicking one jumps there.
+    moves = page.locator("#move-list li")
+    assert moves.count() == total + 1
+    assert "Computer1 claims" in page.inner_text("#move-list")
+    moves.nth(2).locator("button").click()
+    assert page.inner_text("#step-label").startswith("Step 2 of")
+    watcher.shot("replay-desktop")
+    lobby = watcher.goto("/")
+    row = lobby.locator(f"#finished-games tr[data-game='{computer_game}']")
+    assert "Computer1" in row.inner_text()
+    assert (
+        row.locator("a:has-text('Replay')")
+        .get_attribute("href")
+        .endswith(f"/games/{computer_game}/replay/")
+    )
+    watcher.close()
+
+
+# --- declare rules and solitaire -----------------------------------------------------------------
+
+
+def test_declare_rules_count_down_and_score_a_set(browser, server):
+    dora = Person(browser, server)
+    dora.name_myself("dora")
+    create_table(dora, rules="declare", attributes="4", visibility="private")
+    page = dora.page
+
+    def add_cards():
+        columns = int(page.get_attribute("#board", "data-cols"))
+        page.click("#add-btn")  # the only player present: her vote is everyone's
+        page.wait_for_selector(f"#board[data-cols='{columns + 1}']")
+        assert "Three more cards were added" in page.inner_text("#message")
+
+    while not has_set(dora.cards()):  # a declare board may hold no set: vote for more cards
+        add_cards()
+    triple = a_set(dora.cards())
+    dora.click_cards(triple[:1])  # picking while nobody declares declares first
+    page.wait_for_selector("#countdown:not([hidden])")
+    page.wait_for_selector("#board .card.selected")
+    assert page.inner_text("#turn") == "Your turn: pick three cards!"
+    dora.shot("table-declare-countdown")
+    dora.click_cards(triple[1:])
+    page.wait_for_selector("#message:has-text('Set! +10')")
+    assert page.inner_text("#scores li[data-player=dora] .score-value") == "10"
+    page.click("#count-btn")
+    page.wait_for_selector("#message:has-text('on the board')")
+    if not has_set(dora.cards()):
+        add_cards()
+    if has_set(dora.cards()):
+        page.click("#hint-btn")
+        page.wait_for_selector("#board .card.hinted")
+    add_cards()
+    dora.close()
+
+
+def test_solitaire_runs_a_clock_counts_sets_shows_one_and_ends_with_the_time(browser, server):
+    sol = Person(browser, server, viewport=PHONE)
+    page = sol.goto("/solitaire/")
+    page.fill("#solo-name", "solo")
+    page.select_option("#solo-attributes", "3")  # the 27-card deck: a whole game in seconds
+    page.click("button:has-text('Start the clock')")
+    page.wait_for_url(re.compile(r"/solitaire/\d+/$"))
+    sol.wait_live()
+    page.click("#count-btn")
+    page.wait_for_selector("#message:has-text('on the board')")
+    assert re.search(r"There (is 1 set|are \d+ sets) on the board", page.inner_text("#message"))
+    page.click("#hint-btn")
+    page.wait_for_selector("#board .card.hinted")
+    # Keys work too: each card shows its key. Play the whole deck.
+    found = 0
+    while page.locator("#result-panel").is_hidden():
+        for card in a_set(sol.cards()):
+            key = page.get_attribute(f'#board .card[data-card="{card}"]', "data-key")
+            page.keyboard.press(key)
+        found += 1
+        page.wait_for_selector(f"#sets-found:text-is('{found}')")
+        if found == 1:
+            assert re.fullmatch(r"\d+:\d\d", page.inner_text("#clock"))
+            sol.shot("solitaire-phone")
+    page.wait_for_selector("#result-panel:not([hidden])")
+    result = page.inner_text("#result-text")
+    assert re.fullmatch(rf"You found {found} sets in \d+:\d\d\.", result), result
+    assert page.inner_text("#clock") == result.rsplit(" ", 1)[1].rstrip(".")
+    sol.shot("solitaire-phone-over")
+    assert f"{found} sets" in sol.goto("/solitaire/").inner_text("main")
+    sol.close()

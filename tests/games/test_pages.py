@@ -1,0 +1,330 @@
+"""The pages a person uses, through Django's test client: lobby, name, new table, table, solitaire,
+replay; bad input gets a clear message and never a 500."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.auth import SESSION_PLAYER_KEY
+from games.models import Game, Player, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def named(client, name="ada"):
+    response = client.post("/name", {"name": name})
+    assert response.status_code == 302
+    return Player.objects.get(pk=client.session[SESSION_PLAYER_KEY])
+
+
+def page_config(response, element_id="table-config") -> dict:
+    match = re.search(
+        rf'<script id="{element_id}" type="application/json">(.*?)</script>',
+        response.content.decode(),
+        re.S,
+    )
+    assert match, f"no #{element_id} on the page"
+    return json.loads(match.group(1))
+
+
+def finished_game(name="ada") -> Game:
+    """A classic table dealt from 9 cards of the 27-card deck, played to its end by one player."""
+    from cards.engine.card import parse_card
+    from cards.engine.deck import new_deck
+    from cards.engine.rules import find_set
+
+    deck = [card.protocol for card in new_deck(3, rng=11)[:9]]
+    game = services.game_create(
+        kind="set", options={"rules": "classic", "attributes": 3, "deck": deck}, is_open=True
+    )
+    seat = services.game_join(game_id=game.pk, player=Player.objects.create(name=name))
+
+    while True:
+        game.refresh_from_db()
+        if game.status == Game.Status.OVER:
+            return game
+        board = game.state["board"]
+        found = find_set([parse_card(text, 3) for text in board])
+        services.move_submit(
+            game_id=game.pk,
+            seat=seat,
+            action={"type": "claim", "cards": [card.protocol for card in found]},
+        )
+
+
+# --- the lobby and the name ----------------------------------------------------------------------
+
+
+def test_the_lobby_is_the_home_page_with_forms_and_the_developer_links(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Play Set" in html
+    assert 'action="/name"' in html and 'action="/play/new"' in html
+    assert html.count("csrfmiddlewaretoken") >= 2
+    for link in ("/api/docs/", "/api/schema/", "/admin/", "/healthz", "/solitaire/"):
+        assert f'href="{link}"' in html
+    assert "For developers" in html and "playset" in html
+
+
+def test_choosing_a_name_remembers_it_in_the_session_and_renaming_keeps_the_player(client):
+    player = named(client, "ada")
+    assert player.name == "ada" and player.session_key
+    assert "You play as <strong" in client.get("/").content.decode()
+    response = client.post("/name", {"name": "ada_l"})
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.name == "ada_l"
+    assert Player.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("", "Please choose a name"),
+        ("   ", "Please choose a name"),
+        ("two words", "cannot be used"),
+        ("é" * 3, "cannot be used"),
+        ("x" * 21, "cannot be used"),
+        ("<script>", "cannot be used"),
+    ],
+)
+def test_a_bad_name_is_refused_with_a_message(client, name, message):
+    response = client.post("/name", {"name": name})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert message in html and "letters, digits or underscores" in html
+    assert "<script>" not in html.split("<main", 1)[1].split("</main>")[0]
+    assert Player.objects.count() == 0
+
+
+def test_a_bad_name_sent_from_a_table_goes_back_there_with_the_message(client):
+    game = services.game_create(kind="set", options={"rules": "classic"})
+    target = f"/play/{game.pk}/?join=1"
+    response = client.post("/name", {"name": "no way", "next": target}, follow=True)
+    assert response.redirect_chain[-1][0] == target
+    assert "cannot be used" in response.content.decode()
+
+
+def test_the_name_form_never_redirects_off_the_site(client):
+    response = client.post("/name", {"name": "ada", "next": "https://evil.example/"})
+    assert response["Location"] == "/"
+
+
+def test_forms_need_the_csrf_token():
+    client = Client(enforce_csrf_checks=True)
+    assert client.post("/name", {"name": "ada"}).status_code == 403
+    assert client.post("/play/new", {"name": "ada"}).status_code == 403
+    assert client.post("/solitaire/", {"name": "ada"}).status_code == 403
+
+
+def test_pages_refuse_the_wrong_method(client):
+    assert client.get("/name").status_code == 405
+    assert client.get("/play/new").status_code == 405
+    assert client.post("/").status_code == 405
+
+
+# --- new tables ----------------------------------------------------------------------------------
+
+
+def test_creating_a_table_seats_its_creator_and_opens_it(client):
+    player = named(client)
+    response = client.post(
+        "/play/new",
+        {"rules": "declare", "attributes": "3", "visibility": "private", "computers": "0"},
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/play/{game.pk}/"
+    assert game.options == {"rules": "declare", "attributes": 3}
+    assert game.is_open is False
+    assert list(game.seats.values_list("player", "name")) == [(player.pk, "ada")]
+
+
+def test_a_newcomer_names_themself_in_the_new_table_form(client):
+    response = client.post("/play/new", {"name": "bob", "rules": "classic", "attributes": "5"})
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.options["attributes"] == 5
+    assert game.seats.get().player.pk == client.session[SESSION_PLAYER_KEY]
+
+
+def test_computer_opponents_sit_at_the_new_table(client):
+    named(client)
+    client.post("/play/new", {"rules": "classic", "computers": "2", "speed": "fast"})
+    seats = Seat.objects.filter(game=Game.objects.get()).order_by("number")
+    assert [seat.is_computer for seat in seats] == [False, True, True]
+    assert all(seat.computer["speed"] == "fast" for seat in seats if seat.is_computer)
+
+
+def test_a_quick_game_deals_eighteen_cards(client):
+    named(client)
+    client.post("/play/new", {"rules": "classic", "attributes": "4", "length": "quick"})
+    game = Game.objects.get()
+    assert len(game.options["deck"]) == 18
+    assert len(game.state["board"]) + len(game.state["deck"]) == 18
+
+
+@pytest.mark.parametrize(
+    "form, message",
+    [
+        ({"rules": "poker"}, "rule set"),
+        ({"rules": "declare", "attributes": "5"}, "attributes for declare"),
+        ({"attributes": "many"}, "attributes"),
+        ({"computers": "7"}, "computer opponents"),
+        ({"computers": "1", "speed": "warp"}, "computer speed"),
+        ({"speed": "instant"}, "computer speed"),
+        ({"visibility": "secret"}, "visibility"),
+        ({"length": "forever"}, "game length"),
+        ({"name": "not ok"}, "cannot be used"),
+    ],
+)
+def test_bad_table_options_are_refused_with_a_message(client, form, message):
+    if "name" not in form:
+        named(client)
+    response = client.post("/play/new", form)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert Game.objects.count() == 0
+
+
+def test_a_table_needs_a_name(client):
+    response = client.post("/play/new", {"rules": "classic"})
+    assert response.status_code == 400
+    assert "Choose a name" in response.content.decode()
+
+
+# --- the table page ------------------------------------------------------------------------------
+
+
+def test_a_watcher_sees_the_table_with_its_live_view(client):
+    game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    response = client.get(f"/play/{game.pk}/")
+    assert response.status_code == 200
+    config = page_config(response)
+    assert config["game"] == game.pk and config["seat"] is None and config["auto_join"] is False
+    assert config["ws_url"] == f"/ws/games/{game.pk}/"
+    view = page_config(response, "table-view")
+    assert len(view["board"]) == 12 and view["seated"] is False
+    html = response.content.decode()
+    assert "Choose a name to join" in html
+    assert f"/play/{game.pk}/?join=1" in html  # the share link
+    assert "setcards.js" in html and "table.js" in html
+
+
+def test_the_share_link_joins_once_the_visitor_has_a_name(client):
+    game = services.game_create(kind="set", options={"rules": "declare"}, is_open=True)
+    named(client, "bob")
+    config = page_config(client.get(f"/play/{game.pk}/?join=1"))
+    assert config["auto_join"] is True and config["name"] == "bob"
+    # Joining from the page goes through the API, which seats the session's own player.
+    response = client.post(
+        f"/api/games/{game.pk}/join", {"name": "bob"}, content_type="application/json"
+    )
+    assert response.status_code == 201
+    seat = Seat.objects.get(game=game)
+    assert seat.player.pk == client.session[SESSION_PLAYER_KEY]
+    config = page_config(client.get(f"/play/{game.pk}/?join=1"))
+    assert config["seat"] == "bob" and config["auto_join"] is False
+
+
+def test_a_seated_player_acts_with_the_session_and_the_csrf_header():
+    game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    client = Client(enforce_csrf_checks=True)
+    page = client.get("/")
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode())[1]
+    client.post("/name", {"name": "cleo", "csrfmiddlewaretoken": token})
+    headers = {"HTTP_X_CSRFTOKEN": client.cookies["csrftoken"].value}
+    joined = client.post(
+        f"/api/games/{game.pk}/join", {"name": "cleo"}, content_type="application/json", **headers
+    )
+    assert joined.status_code == 201
+    url = f"/api/games/{game.pk}/moves"
+    hint = {"type": "hint"}
+    refused = client.post(url, hint, content_type="application/json")
+    assert refused.status_code == 403
+    answered = client.post(url, hint, content_type="application/json", **headers)
+    assert answered.status_code == 200 and answered.json()["outcome"]["hint"]
+
+
+def test_unknown_games_are_404_pages_not_protocol_answers(client):
+    for path in ("/play/999/", "/games/999/", "/games/999/replay/", "/solitaire/999/"):
+        response = client.get(path)
+        assert response.status_code == 404, path
+
+
+def test_a_game_address_opens_the_page_for_its_kind(client):
+    table = services.game_create(kind="set", options={"rules": "classic"})
+    assert client.get(f"/games/{table.pk}/")["Location"] == f"/play/{table.pk}/"
+    other = Game.objects.create(kind=Game.Kind.SQUARE, seed=1, status=Game.Status.OVER)
+    assert client.get(f"/games/{other.pk}/")["Location"] == f"/games/{other.pk}/replay/"
+    assert client.get(f"/play/{other.pk}/")["Location"] == f"/games/{other.pk}/replay/"
+
+
+# --- lists ---------------------------------------------------------------------------------------
+
+
+def test_the_lobby_lists_open_tables_your_private_ones_and_finished_games(client):
+    open_table = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    hidden = services.game_create(kind="set", options={"rules": "classic"})
+    war = Game.objects.create(kind=Game.Kind.SETWAR, seed=1, is_open=True)
+    over = finished_game("zed")
+    html = client.get("/").content.decode()
+    assert f'data-game="{open_table.pk}"' in html
+    assert f"/play/{open_table.pk}/?join=1" in html
+    assert f'data-game="{hidden.pk}"' not in html
+    assert "Set War" in html and f"/games/{war.pk}/" in html
+    finished = html.split('id="finished-games"', 1)[1]
+    assert f"/games/{over.pk}/replay/" in finished and "zed" in finished
+
+    player = named(client, "ada")
+    services.game_join(game_id=hidden.pk, player=player)
+    html = client.get("/").content.decode()
+    assert f'data-game="{hidden.pk}"' in html and "Return" in html
+
+
+# --- solitaire and replay ------------------------------------------------------------------------
+
+
+def test_solitaire_starts_a_one_seat_classic_game_against_the_clock(client):
+    assert client.get("/solitaire/").status_code == 200
+    response = client.post("/solitaire/", {"name": "solo", "attributes": "3"})
+    game = Game.objects.get()
+    assert response["Location"] == f"/solitaire/{game.pk}/"
+    assert game.options == {"rules": "classic", "attributes": 3} and not game.is_open
+    assert game.seats.count() == 1
+    page = client.get(f"/solitaire/{game.pk}/")
+    config = page_config(page)
+    assert config["solitaire"] is True and config["seat"] == "solo"
+    assert config["started_ms"] == game.created_ms
+    html = page.content.decode()
+    assert "How many sets?" in html and "Show one" in html and 'id="clock"' in html
+    assert f"#{game.pk}" in client.get("/solitaire/").content.decode()
+
+
+@pytest.mark.parametrize(
+    "form, message",
+    [({"name": "", "attributes": "4"}, "choose a name"), ({"attributes": "9"}, "attributes")],
+)
+def test_solitaire_refuses_bad_input_with_a_message(client, form, message):
+    if form.get("name") is None:
+        named(client)
+    response = client.post("/solitaire/", form)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+
+
+def test_the_replay_page_loads_its_steps_from_the_api(client):
+    game = finished_game()
+    response = client.get(f"/games/{game.pk}/replay/")
+    assert response.status_code == 200
+    config = page_config(response, "replay-config")
+    assert config["kind"] == "set"
+    data = client.get(config["data_url"]).json()
+    assert data["steps"][0]["seq"] == 0 and data["steps"][-1]["view"]["over"] is True
+    html = response.content.decode()
+    assert "Winner" in html and "replay.js" in html
