@@ -138,13 +138,18 @@ def _describe(game: Game) -> str:
     return ", ".join(parts)
 
 
+# Each kind's own page for one game (kinds without one use the replay page).
+GAME_PAGES = {Game.Kind.SET: "table", Game.Kind.SETWAR: "setwar-game"}
+
+
+def game_url(game: Game) -> str:
+    return reverse(GAME_PAGES.get(game.kind, "replay"), args=[game.pk])
+
+
 def _game_row(game: Game, player: Player | None) -> dict:
     seats = list(game.seats.all())
     mine = player is not None and any(seat.player_id == player.pk for seat in seats)
-    if game.kind == Game.Kind.SET:
-        play_url = reverse("table", args=[game.pk])
-    else:
-        play_url = reverse("game-page", args=[game.pk])
+    play_url = game_url(game)
     return {
         "game": game,
         "kind": game.get_kind_display(),
@@ -259,11 +264,8 @@ def table_create(request):
 
 @require_GET
 def game_page(request, game_id: int):
-    """A game's own address: a Set table opens its table page, other kinds their replay."""
-    game = _game_or_404(game_id)
-    if game.kind == Game.Kind.SET:
-        return redirect("table", game_id=game.pk)
-    return redirect("replay", game_id=game.pk)
+    """A game's own address: each kind opens its own page (a Set table, a Set War viewer...)."""
+    return redirect(game_url(_game_or_404(game_id)))
 
 
 # --- playing -----------------------------------------------------------------------------------

@@ -277,7 +277,7 @@ def test_the_lobby_lists_open_tables_your_private_ones_and_finished_games(client
     assert f'data-game="{open_table.pk}"' in html
     assert f"/play/{open_table.pk}/?join=1" in html
     assert f'data-game="{hidden.pk}"' not in html
-    assert "Set War" in html and f"/games/{war.pk}/" in html
+    assert "Set War" in html and f"/setwar/{war.pk}/" in html
     finished = html.split('id="finished-games"', 1)[1]
     assert f"/games/{over.pk}/replay/" in finished and "zed" in finished
 
