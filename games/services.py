@@ -141,7 +141,9 @@ def _save(game: Game, result: Result, *, now: int) -> None:
     if new_status == Game.Status.OVER and game.status != Game.Status.OVER:
         game.finished = fields["finished"] = timezone.now()
     game.status = new_status
-    changed = Game.objects.filter(pk=game.pk, version=game.version).update(
+    changed = _update_game(
+        game.pk,
+        game.version,
         state=game.state,
         deadline_ms=game.deadline_ms,
         status=game.status,
@@ -158,18 +160,58 @@ def _save(game: Game, result: Result, *, now: int) -> None:
             Seat.objects.filter(game=game, name=name).update(score=score)
 
 
+def _update_game(game_id: int, expected_version: int, /, **values) -> int:
+    """UPDATE one game row if it still has `version`; return how many rows changed.
+
+    Plain SQL with values prepared by the model's own fields (each backend gets its own JSON and
+    date forms): the ORM's query building cost more than the rest of a protocol move.
+    """
+    quote = connection.ops.quote_name
+    fields = [Game._meta.get_field(name) for name in values]
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    params = [field.get_db_prep_save(values[field.name], connection) for field in fields]
+    sql = f"UPDATE {quote(Game._meta.db_table)} SET {assignments} WHERE id = %s AND version = %s"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, game_id, expected_version])
+        return cursor.rowcount
+
+
+_MOVE_FIELDS = [
+    Move._meta.get_field(name)
+    for name in ("game", "seq", "seat", "actor", "action", "outcome", "at_ms", "created")
+]
+
+
+def moves_append(game_id: int, moves: list[tuple[int, int | None, str, dict, dict, int]]) -> None:
+    """Append moves (seq, seat id, actor, action, outcome, at_ms) to a game's log in one go."""
+    _game, seq, seat, actor, action, outcome, at_ms, created = _MOVE_FIELDS
+    now = created.get_db_prep_save(timezone.now(), connection)
+    rows = [
+        (
+            game_id,
+            number,
+            seat_id,
+            name,
+            action.get_db_prep_save(did, connection),
+            outcome.get_db_prep_save(came, connection),
+            at,
+            now,
+        )
+        for number, seat_id, name, did, came, at in moves
+    ]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in _MOVE_FIELDS)
+    placeholders = ", ".join(["%s"] * len(_MOVE_FIELDS))
+    sql = f"INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES ({placeholders})"
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
+
+
 def _log(game: Game, *, seat, actor: str, action: dict, result: Result, at: int):
     """Append the move; `seat` is a Seat, a seat id, or None for the game's own events."""
     seat_id = seat.pk if isinstance(seat, Seat) else seat
-    Move.objects.create(
-        game_id=game.pk,
-        seq=game.version,  # the version after the save: one move per version
-        seat_id=seat_id,
-        actor=actor,
-        action=action,
-        outcome=result.outcome,
-        at_ms=at,
-    )
+    # The version after the save is the move's number: one move per version.
+    moves_append(game.pk, [(game.version, seat_id, actor, action, result.outcome, at)])
 
 
 def _commit(game: Game, *, seat, actor: str, action: dict, result: Result, now: int) -> None:
