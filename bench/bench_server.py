@@ -345,6 +345,12 @@ async def confirm_waiting(
     cpu, idle_since = server.cpu(), None
     while names and time.monotonic() < start + 20.0:
         await asyncio.sleep(0.03)
+        # The server counts the long polls waiting on the table: all armed ones wait.
+        actor.send(build_request("GET", f"/api/games/{table}/", actor.port))
+        detail = await actor.read_reply()
+        if detail.status == 200 and detail.json().get("watching", 0) >= len(pending):
+            names = set()
+            break
         actor.send(build_request("GET", f"/api/games/{table}/moves?since={since}", actor.port))
         reply = await actor.read_reply()
         if reply.status != 200:

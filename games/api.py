@@ -13,7 +13,7 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import runtime, selectors, services
 from games import serializers as s
 from games.auth import SeatTokenAuthentication, acting_seat, session_player
 from games.models import Game, Player
@@ -94,6 +94,7 @@ class GameDetailView(APIView):
         body = selectors.game_summary(game)
         body["view"] = selectors.game_view(game, seat_name=seat.name if seat else None, now=now)
         body["seat"] = selectors.seat_json(seat) if seat else None
+        body["watching"] = runtime.watchers(game.pk)
         return Response(body)
 
 

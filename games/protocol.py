@@ -218,7 +218,8 @@ async def watch(path: str, run=runtime.run_db) -> Reply:
         seen = (await run(_load, game.pk)).version
         game = await run(_watch_join, game.pk, request.player, now)
         if game.status != Game.Status.OVER:
-            game = await _wait_for_event(layer, channel, game, seen, request.player)
+            with runtime.watching(game.pk):
+                game = await _wait_for_event(layer, channel, game, seen, request.player)
     finally:
         await layer.group_discard(group, channel)
     return reply(game, request)

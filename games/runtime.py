@@ -148,6 +148,27 @@ def channel_layer():
     return get_channel_layer()
 
 
+# Long polls waiting in this process, per game (shown as "watching" in the game's API detail).
+_watching: dict[int, int] = {}
+
+
+@contextmanager
+def watching(game_id: int):
+    """Count a /watch as waiting on a game while the block runs."""
+    _watching[game_id] = _watching.get(game_id, 0) + 1
+    try:
+        yield
+    finally:
+        _watching[game_id] -= 1
+        if not _watching[game_id]:
+            del _watching[game_id]
+
+
+def watchers(game_id: int) -> int:
+    """How many /watch requests wait on the game in this server process."""
+    return _watching.get(game_id, 0)
+
+
 # Loads in flight, so many waiters woken by one change share one database read.
 _loading: dict[tuple[int, int], asyncio.Future] = {}
 

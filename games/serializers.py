@@ -58,6 +58,9 @@ class GameDetailOut(GameOut):
         help_text="The game as the requesting seat (or a watcher) sees it."
     )
     seat = SeatOut(allow_null=True, help_text="The requesting seat, if any.")
+    watching = serializers.IntegerField(
+        help_text="How many /watch long polls wait on this game in the answering server process."
+    )
 
 
 class JoinRequest(serializers.Serializer):

@@ -125,3 +125,14 @@ def test_many_watchers_all_wake_on_one_event(server):
     for watch in watches:
         answer, _ = watch.result(timeout=5)
         assert board_lines(answer)[1].startswith("up ")
+
+
+def test_the_game_detail_counts_waiting_watches(server):
+    client = Client(server)
+    client.get("/look/bob")
+    watch = client.watch("bob")
+    detail = client.http.get(f"/api/games/{client.table}/").json()
+    assert detail["watching"] == 1
+    client.get("/declare/alice")
+    watch.result(timeout=3)
+    assert client.http.get(f"/api/games/{client.table}/").json()["watching"] == 0
