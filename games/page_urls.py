@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import pages, setwar_pages
+from games import pages, setwar_pages, square_pages
 
 urlpatterns = [
     path("", pages.lobby, name="home"),
@@ -14,5 +14,8 @@ urlpatterns = [
     path("games/<int:game_id>/", pages.game_page, name="game-page"),
     path("games/<int:game_id>/replay/", pages.replay_page, name="replay"),
     path("setwar/", setwar_pages.setwar_page, name="setwar"),
+    path("square/", square_pages.square_home, name="square"),
+    path("square/import", square_pages.square_import, name="square-import-page"),
+    path("square/<int:game_id>/", square_pages.square_game, name="square-game"),
     path("setwar/<int:game_id>/", setwar_pages.setwar_page, name="setwar-game"),
 ]

@@ -139,7 +139,11 @@ def _describe(game: Game) -> str:
 
 
 # Each kind's own page for one game (kinds without one use the replay page).
-GAME_PAGES = {Game.Kind.SET: "table", Game.Kind.SETWAR: "setwar-game"}
+GAME_PAGES = {
+    Game.Kind.SET: "table",
+    Game.Kind.SETWAR: "setwar-game",
+    Game.Kind.SQUARE: "square-game",
+}
 
 
 def game_url(game: Game) -> str:
@@ -157,7 +161,7 @@ def _game_row(game: Game, player: Player | None) -> dict:
         "seats": seats,
         "mine": mine,
         "play_url": play_url,
-        "join_url": play_url + "?join=1" if game.kind == Game.Kind.SET else play_url,
+        "join_url": play_url + "?join=1" if game.kind != Game.Kind.SETWAR else play_url,
         "replay_url": reverse("replay", args=[game.pk]),
         "winners": _winners(seats),
     }
@@ -319,7 +323,7 @@ def table_page(request, game_id: int):
     """The Set table: cards, scores and the live game; ``?join=1`` seats the visitor."""
     game = _game_or_404(game_id)
     if game.kind != Game.Kind.SET:
-        return redirect("replay", game_id=game.pk)
+        return redirect(game_url(game))
     return render(request, "table.html", _table_context(request, game))
 
 
@@ -367,7 +371,7 @@ def solitaire_game(request, game_id: int):
     """Play a solitaire game: the classic table with a clock, "How many sets?" and "Show one"."""
     game = _game_or_404(game_id)
     if game.kind != Game.Kind.SET:
-        return redirect("replay", game_id=game.pk)
+        return redirect(game_url(game))
     return render(request, "table.html", _table_context(request, game, solitaire=True))
 
 

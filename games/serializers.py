@@ -17,7 +17,8 @@ class GameCreateRequest(serializers.Serializer):
         default=dict,
         help_text=(
             "Rule options of the kind. Set: `rules` (`declare` or `classic`), `attributes` "
-            "(3 or 4 for declare; 3, 4 or 5 for classic)."
+            "(3 or 4 for declare; 3, 4 or 5 for classic). Square Game: `players` (2 to 4). "
+            "Set War games are created with POST /api/setwar/."
         ),
     )
     open = serializers.BooleanField(
@@ -84,8 +85,9 @@ class JoinOut(serializers.Serializer):
 class ActionRequest(serializers.Serializer):
     type = serializers.CharField(
         help_text=(
-            "The action. Set declare tables: declare, pick (row, col), add, hint, look. "
-            "Set classic tables: claim (cards: 3 card texts), hint."
+            "The action. Set declare tables: declare, pick (row, col), add, hint, count, look. "
+            "Set classic tables: claim (cards: 3 card texts), hint, count. Square Game: place "
+            "(piece, permutation, x, y) or pass."
         )
     )
 

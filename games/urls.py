@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import api, setwar_api
+from games import api, setwar_api, square_api
 
 urlpatterns = [
     path("games/", api.GameListView.as_view(), name="game-list"),
@@ -10,6 +10,8 @@ urlpatterns = [
     path("games/<int:game_id>/computers", api.ComputerView.as_view(), name="game-computers"),
     path("games/<int:game_id>/export", api.ExportView.as_view(), name="game-export"),
     path("games/<int:game_id>/replay", api.ReplayView.as_view(), name="game-replay"),
+    path("games/<int:game_id>/save", square_api.SquareSaveView.as_view(), name="game-save"),
+    path("square/import", square_api.SquareImportView.as_view(), name="square-import"),
     path("setwar/", setwar_api.SetWarCreateView.as_view(), name="setwar-create"),
     path("setwar/<int:game_id>/", setwar_api.SetWarDetailView.as_view(), name="setwar-detail"),
     path(

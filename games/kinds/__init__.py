@@ -82,6 +82,7 @@ def load_kinds() -> None:
     from games.kinds import (
         set_table,  # noqa: F401
         setwar,  # noqa: F401
+        square,  # noqa: F401
     )
 
 

@@ -261,8 +261,8 @@ def test_a_game_address_opens_the_page_for_its_kind(client):
     table = services.game_create(kind="set", options={"rules": "classic"})
     assert client.get(f"/games/{table.pk}/")["Location"] == f"/play/{table.pk}/"
     other = Game.objects.create(kind=Game.Kind.SQUARE, seed=1, status=Game.Status.OVER)
-    assert client.get(f"/games/{other.pk}/")["Location"] == f"/games/{other.pk}/replay/"
-    assert client.get(f"/play/{other.pk}/")["Location"] == f"/games/{other.pk}/replay/"
+    assert client.get(f"/games/{other.pk}/")["Location"] == f"/square/{other.pk}/"
+    assert client.get(f"/play/{other.pk}/")["Location"] == f"/square/{other.pk}/"
 
 
 # --- lists ---------------------------------------------------------------------------------------

@@ -1,0 +1,218 @@
+"""The Square Game's pages: ``/square/`` (start a game, continue a save) and ``/square/<id>/``.
+
+The game is played in the browser (static/js/square.js) over the WebSocket ``/ws/games/<id>/``
+and the JSON API; the browser's session names its player, which is how the socket and the API
+know the seat. Views only turn forms into service calls and choose what the template shows; a
+bad form comes back with a message naming what was wrong (status 400), never a 500.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.http import Http404
+from django.middleware.csrf import get_token
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import selectors, services
+from games.auth import session_player, session_player_save
+from games.errors import GameError
+from games.kinds import RuleError
+from games.kinds.square import (
+    SAVE_PLAYERS_DEFAULT,
+    SEAT_COLOURS,
+    STATUS_MEANINGS,
+    clean_save,
+)
+from games.models import Game, Player
+from games.pages import FormError, _choice, _clean_name, _int_choice
+
+PLAYER_COUNTS = (2, 3, 4)
+SPEEDS = ("fast", "medium", "slow", "instant")
+SPEED_LABELS = {
+    "fast": "Fast (about 3 s a move)",
+    "medium": "Medium (about 7 s)",
+    "slow": "Slow (about 12 s)",
+    "instant": "Instant (a demo)",
+}
+MAX_SAVE_BYTES = 1_000_000
+LIST_LIMIT = 20
+
+
+def _games_context(request, player: Player | None, **extra) -> dict:
+    squares = Game.objects.filter(kind=Game.Kind.SQUARE).prefetch_related("seats")
+    waiting = squares.filter(status=Game.Status.WAITING).order_by("-id")[:LIST_LIMIT]
+    mine = (
+        squares.filter(seats__player=player).distinct().order_by("-id")[:LIST_LIMIT]
+        if player is not None
+        else []
+    )
+    finished = squares.filter(status=Game.Status.OVER).order_by("-finished", "-id")[:LIST_LIMIT]
+    lists = [
+        ("square-waiting", "Games waiting for players", waiting, "No game is waiting for players."),
+        ("square-mine", "Your games", mine, "You have not played yet."),
+        ("square-finished", "Finished games", finished, "No game has finished yet."),
+    ]
+    context = {
+        "game": None,
+        "player": player,
+        "game_lists": [
+            {
+                "id": key,
+                "title": title,
+                "rows": [_row(game, player) for game in games],
+                "empty": empty,
+            }
+            for key, title, games, empty in lists
+            if player is not None or key != "square-mine"
+        ],
+        "player_counts": PLAYER_COUNTS,
+        "speeds": [(key, SPEED_LABELS[key]) for key in SPEEDS],
+        "form": {"players": "2", "computers": "1", "speed": "fast", "import_players": "4"},
+        "errors": {},
+    }
+    context.update(extra)
+    return context
+
+
+def _row(game: Game, player: Player | None) -> dict:
+    seats = list(game.seats.all())
+    winners = []
+    if game.status == Game.Status.OVER:
+        names = [seat.name for seat in seats]
+        winners = [
+            names[seat - 1] for seat in game.state["game"]["winners"] if seat - 1 < len(names)
+        ]
+    return {
+        "game": game,
+        "players": game.options.get("players"),
+        "seats": seats,
+        "imported": "save" in game.options,
+        "mine": player is not None and any(seat.player_id == player.pk for seat in seats),
+        "winners": winners,
+        "url": reverse("square-game", args=[game.pk]),
+        "replay_url": reverse("replay", args=[game.pk]),
+    }
+
+
+def _form_player(request) -> Player:
+    """The session's player, named from the form's ``name`` field when it has one."""
+    if request.POST.get("name") is not None:
+        return session_player_save(request, _clean_name(request.POST.get("name")))
+    player = session_player(request)
+    if player is None:
+        raise FormError("Choose a name before starting a game.")
+    return player
+
+
+@require_http_methods(["GET", "POST"])
+def square_home(request):
+    """Start a Square Game: how many players, how many of them computers, and how fast."""
+    player = session_player(request)
+    if request.method == "GET":
+        return render(request, "square.html", _games_context(request, player))
+    form = {key: (request.POST.get(key) or "")[:40] for key in request.POST}
+    try:
+        players = _int_choice(request.POST, "players", PLAYER_COUNTS, "number of players", 2)
+        computers = _int_choice(
+            request.POST, "computers", range(players), f"number of computers (0-{players - 1})", 1
+        )
+        speed = _choice(request.POST, "speed", SPEEDS, "computer speed", "fast")
+        player = _form_player(request)
+        game = services.game_create(kind=Game.Kind.SQUARE, options={"players": players})
+        services.game_join(game_id=game.pk, player=player, name=player.name)
+        for _ in range(computers):
+            services.seat_add_computer(game_id=game.pk, speed=speed)
+    except (FormError, GameError) as error:
+        message = error.message if isinstance(error, GameError) else str(error)
+        context = _games_context(request, session_player(request), errors={"create": message})
+        context["form"].update(form)
+        return render(request, "square.html", context, status=400)
+    return redirect("square-game", game_id=game.pk)
+
+
+@require_POST
+def square_import(request):
+    """Continue a saved game: the upload becomes a new game the visitor sits at as seat 1."""
+    form = {"import_players": (request.POST.get("import_players") or "")[:4]}
+    try:
+        players = _int_choice(
+            request.POST, "import_players", PLAYER_COUNTS, "number of players", SAVE_PLAYERS_DEFAULT
+        )
+        upload = request.FILES.get("save_file")
+        if upload is None:
+            raise FormError("Choose a save file (.json) to continue.")
+        if upload.size > MAX_SAVE_BYTES:
+            raise FormError(f"The file is too large: a save is at most {MAX_SAVE_BYTES} bytes.")
+        try:
+            data = json.loads(upload.read().decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise FormError(f"The file is not a JSON save file ({error}).") from None
+        try:
+            save = clean_save(data)
+        except RuleError as error:
+            raise FormError(str(error)) from None
+        player = _form_player(request)
+        game = services.game_create(
+            kind=Game.Kind.SQUARE, options={"players": players, "save": save}
+        )
+        if game.status != Game.Status.OVER:  # a save of a finished game is only watched
+            services.game_join(game_id=game.pk, player=player, name=player.name)
+    except (FormError, GameError) as error:
+        message = error.message if isinstance(error, GameError) else str(error)
+        context = _games_context(request, session_player(request), errors={"import": message})
+        context["form"].update(form)
+        return render(request, "square.html", context, status=400)
+    return redirect("square-game", game_id=game.pk)
+
+
+@require_GET
+def square_game(request, game_id: int):
+    """Play a Square game: the board, your pieces, the ghost; ``?join=1`` seats the visitor."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Http404(f"There is no game with id {game_id}.")
+    if game.kind != Game.Kind.SQUARE:
+        return redirect("game-page", game_id=game.pk)
+    player = session_player(request)
+    seat = game.seats.filter(player=player).first() if player is not None else None
+    now = services.now_ms()
+    game = selectors.game_fresh(game.pk, now)
+    view = selectors.game_view(game, seat_name=seat.name if seat else None, now=now)
+    join_requested = request.GET.get("join") == "1"
+    config = {
+        "game": game.pk,
+        "version": game.version,
+        "ws_url": f"/ws/games/{game.pk}/",
+        "api_url": reverse("game-detail", args=[game.pk]),
+        "join_url": reverse("game-join", args=[game.pk]),
+        "moves_url": reverse("game-moves", args=[game.pk]),
+        "computers_url": reverse("game-computers", args=[game.pk]),
+        "save_url": reverse("game-save", args=[game.pk]),
+        "replay_url": reverse("replay", args=[game.pk]),
+        "page_url": reverse("square-game", args=[game.pk]),
+        "csrf": get_token(request),
+        "name": player.name if player else None,
+        "seat": seat.name if seat else None,
+        "auto_join": join_requested and player is not None and seat is None,
+        "colours": list(SEAT_COLOURS),
+        "computers": list(game.seats.filter(is_computer=True).values_list("name", flat=True)),
+        "meanings": {str(code): text for code, text in STATUS_MEANINGS.items()},
+    }
+    share_path = reverse("square-game", args=[game.pk]) + "?join=1"
+    return render(
+        request,
+        "square.html",
+        {
+            "game": game,
+            "player": player,
+            "seat": seat,
+            "view": view,
+            "config": config,
+            "imported": "save" in game.options,
+            "share_url": request.build_absolute_uri(share_path),
+            "meanings": sorted(STATUS_MEANINGS.items()),
+        },
+    )

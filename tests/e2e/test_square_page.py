@@ -1,0 +1,197 @@
+"""Playing the Square Game in a real browser (headless Debian chromium) against a real daphne.
+
+A person names themself, starts a two-player game against an instant computer from /square/,
+waits for the computer's opening, then places a piece the way a person does: click a piece in
+the palette, turn it, move the ghost over the board (red where illegal, green where legal) and
+click. Screenshots go to test-artifacts/ (square-*.png) for a human to look at.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from squaregame.engine import piece_segments
+from tests.e2e import test_set_pages
+from tests.e2e.test_set_pages import PHONE, Person
+
+CHROMIUM = Path("/usr/bin/chromium")
+SIZE = 32
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
+    ),
+    pytest.mark.xdist_group("browser"),
+]
+# One headless chromium for the module, launched as the Set pages' tests launch it.
+browser = test_set_pages.browser
+
+
+def start_game(person: Person, *, players: str, computers: str) -> int:
+    page = person.goto("/square/")
+    page.select_option("#square-players", players)
+    page.select_option("#square-computers", computers)
+    page.select_option("#square-speed", "instant")
+    person.shot(f"square-new-game-{players}")
+    page.click("button:has-text('Start a game')")
+    page.wait_for_url(re.compile(r"/square/\d+/$"))
+    person.wait_live()
+    return int(re.search(r"/square/(\d+)/", page.url).group(1))
+
+
+def my_view(person: Person, game_id: int) -> dict:
+    """The view the page's session sees, read from the JSON API as the page itself would."""
+    return person.page.evaluate(
+        "id => fetch(`/api/games/${id}/`, {credentials: 'same-origin'}).then(r => r.json())",
+        game_id,
+    )["view"]
+
+
+def centre(piece: int, permutation: int) -> tuple[float, float]:
+    points = [p for seg in piece_segments(piece, permutation, 0, 0) for p in seg]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+
+
+def screen_point(person: Person, x: float, y: float) -> tuple[float, float]:
+    """Where board point (x, y) is on the screen: the SVG's viewBox is in board units, y flipped
+    (the page shows the part of the board in play)."""
+    svg = person.page.locator("#square-board svg.sq-svg")
+    box = svg.bounding_box()
+    left, top, width, _ = map(float, svg.get_attribute("viewBox").split())
+    scale = box["width"] / width
+    return box["x"] + (x - left) * scale, box["y"] + (SIZE - y - top) * scale
+
+
+def illegal_spot(person: Person, view: dict, piece: int, perm: int) -> tuple[int, int]:
+    """A zero point on the shown part of the board where the piece, so turned, is not legal."""
+    svg = person.page.locator("#square-board svg.sq-svg")
+    left, top, width, _ = map(float, svg.get_attribute("viewBox").split())
+    legal = {tuple(move) for move in view["legal"]}
+    for x in range(int(left) + 3, int(left + width) - 2):
+        for y in range(int(SIZE - top - width) + 3, int(SIZE - top) - 2):
+            if (piece, perm, x, y) not in legal:
+                return x, y
+    raise AssertionError("no illegal spot in sight")
+
+
+def hover_zero_point(person: Person, piece: int, permutation: int, x: int, y: int):
+    """Move the mouse so the ghost's zero point lands on (x, y): the piece's middle follows it."""
+    cx, cy = centre(piece, permutation)
+    person.page.mouse.move(*screen_point(person, x + cx, y + cy))
+
+
+def check_pieces_are_drawn_as_the_engine_lays_them(person: Person):
+    segments = person.page.evaluate(
+        """() => {
+          const out = {};
+          for (let piece = 1; piece <= 16; piece++)
+            for (let perm = 1; perm <= 8; perm++)
+              out[piece + '/' + perm] = SquareGame.segments(piece, perm, 15, 15);
+          return out;
+        }"""
+    )
+    for piece in range(1, 17):
+        for perm in range(1, 9):
+            drawn = {frozenset(map(tuple, seg)) for seg in segments[f"{piece}/{perm}"]}
+            laid = {frozenset(seg) for seg in piece_segments(piece, perm, 15, 15)}
+            assert drawn == laid, (piece, perm)
+
+
+def test_a_person_places_a_piece_with_the_palette_the_ghost_and_a_click(browser, server):
+    sam = Person(browser, server)
+    sam.name_myself("sam")
+    game_id = start_game(sam, players="2", computers="1")
+    page = sam.page
+    check_pieces_are_drawn_as_the_engine_lays_them(sam)
+    # The computer (seat 2) makes the opening; then it is sam's turn (seat 1).
+    page.wait_for_selector("#square-root[data-your-turn='1']")
+    assert page.locator("#players li[data-player=sam] .badge-you").count() == 1
+    assert page.inner_text("#players li[data-player=Computer1]").count("computer") == 1
+    assert "Status 2" in page.inner_text("#last-status")
+    assert page.locator("#square-board .sq-seg[data-seat='2']").count() >= 3
+
+    view = my_view(sam, game_id)
+    assert view["your_turn"] and view["legal_count"] == len(view["legal"]) > 0
+    # A legal placement that needs the piece turned: flipped and/or rotated.
+    piece, perm, x, y = next((m for m in view["legal"] if m[1] in (2, 3, 6)), view["legal"][0])
+
+    page.click(f"#palette .sq-palette-piece[data-piece='{piece}']")
+    assert page.get_attribute(f".sq-palette-piece[data-piece='{piece}']", "aria-pressed") == "true"
+    if perm >= 5:
+        page.keyboard.press("f")
+    for _ in range((perm - 1) % 4):
+        page.click("#rotate-btn")
+    assert f"permutation {perm}" in page.inner_text("#palette-perm")
+
+    # Where the view lists no such placement the ghost is red ...
+    ix, iy = illegal_spot(sam, view, piece, perm)
+    hover_zero_point(sam, piece, perm, ix, iy)
+    page.wait_for_selector("#ghost-info[data-legal='0']")
+    assert "not legal" in page.inner_text("#ghost-info")
+    sam.shot("square-ghost-illegal")
+    # ... and on a legal placement it is green before anything is sent.
+    hover_zero_point(sam, piece, perm, x, y)
+    page.wait_for_selector("#ghost-info[data-legal='1']")
+    assert f"Piece {piece}/{perm} at ({x},{y}): legal" in page.inner_text("#ghost-info")
+    sam.shot("square-ghost-legal")
+
+    before = page.locator("#square-board .sq-seg[data-seat='1']").count()
+    assert before == 0
+    page.mouse.down()
+    page.mouse.up()
+    page.wait_for_selector("#square-board .sq-seg[data-seat='1']", state="attached")
+    laid = page.locator("#square-board .sq-seg[data-seat='1']").count()
+    assert laid == len(piece_segments(piece, perm, x, y))
+    page.wait_for_selector("#message.good")
+    assert page.inner_text("#message").startswith("Status ")
+    assert page.locator(f"#palette .sq-palette-piece[data-piece='{piece}']").count() == 0
+    assert page.locator("#square-board .sq-square").count() >= 1
+    sam.shot("square-after-placing")
+
+    # The replay draws the same board with the square renderer.
+    replay = sam.goto(f"/games/{game_id}/replay/")
+    replay.wait_for_selector("#replay-root[data-loaded='1']")
+    replay.click("#last-btn")
+    assert replay.locator("#replay-board .sq-seg[data-seat='1']").count() == laid
+    sam.shot("square-replay")
+    sam.close()
+
+
+def test_a_watcher_sees_the_moves_live_and_the_phone_layout_fits(browser, server):
+    ann = Person(browser, server)
+    ann.name_myself("ann")
+    game_id = start_game(ann, players="3", computers="1")
+    # Two seats taken (ann, Computer1): a third person joins from the share link.
+    share = ann.page.input_value("#share-url")
+    assert share.endswith(f"/square/{game_id}/?join=1")
+    ann.page.wait_for_selector("#players li[data-player=Computer1]")
+
+    bo = Person(browser, server, viewport=PHONE)
+    bo.page.goto(share)
+    bo.page.fill("#name-input", "bo")
+    bo.page.click("#name-form button[type=submit]")
+    bo.page.wait_for_selector("#players li[data-player=bo] .badge-you")
+    bo.wait_live()
+    # bo sat last: seat 3 makes the opening, and ann sees it arrive over her socket.
+    bo.page.wait_for_selector("#square-root[data-your-turn='1'][data-phase='opening']")
+    bo.page.click("#palette .sq-palette-piece[data-piece='13']")
+    bo.page.wait_for_selector("#ghost-info[data-legal='1']")
+    bo.page.keyboard.press("Enter")
+    ann.page.wait_for_selector("#square-board .sq-seg[data-seat='3']", state="attached")
+    ann.page.wait_for_selector("#square-root[data-your-turn='1']")
+    assert ann.page.locator("#square-board .sq-seg[data-seat='3']").count() == 5
+    # A move out of turn is refused with the spec's -1 and changes nothing.
+    bo.page.keyboard.press("p")
+    bo.page.wait_for_selector("#message:has-text('only on your turn')")
+    bo.shot("square-phone")
+    width = bo.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width
+    ann.shot("square-three-players")
+    bo.close()
+    ann.close()
