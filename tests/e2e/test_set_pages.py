@@ -12,40 +12,14 @@ import re
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from cards.engine.card import parse_card
 from cards.engine.rules import is_set
+from tests.e2e.conftest import ARTIFACTS, DESKTOP, E2E, PHONE, ROOT
 
-CHROMIUM = Path("/usr/bin/chromium")
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
-    ),
-    # One live server and one browser for the whole module: keep it on one xdist worker.
-    pytest.mark.xdist_group("browser"),
-]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield chromium
-        chromium.close()
+pytestmark = E2E
 
 
 class Person:

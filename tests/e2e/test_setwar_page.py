@@ -8,39 +8,13 @@ look at.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from cards.engine.setwar import play_setwar, shuffled_deck
+from tests.e2e.conftest import ARTIFACTS, DESKTOP, E2E, PHONE
 
-CHROMIUM = Path("/usr/bin/chromium")
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
-    ),
-    # One live server and one browser for the whole module: keep it on one xdist worker.
-    pytest.mark.xdist_group("browser"),
-]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield chromium
-        chromium.close()
+pytestmark = E2E
 
 
 @pytest.fixture

@@ -9,27 +9,14 @@ click. Screenshots go to test-artifacts/ (square-*.png) for a human to look at.
 from __future__ import annotations
 
 import re
-from pathlib import Path
-
-import pytest
 
 from squaregame.engine import piece_segments
-from tests.e2e import test_set_pages
+from tests.e2e.conftest import E2E
 from tests.e2e.test_set_pages import PHONE, Person
 
-CHROMIUM = Path("/usr/bin/chromium")
 SIZE = 32
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
-    ),
-    pytest.mark.xdist_group("browser"),
-]
-# One headless chromium for the module, launched as the Set pages' tests launch it.
-browser = test_set_pages.browser
+pytestmark = E2E
 
 
 def start_game(person: Person, *, players: str, computers: str) -> int:

@@ -1,0 +1,38 @@
+"""What every browser test shares: Debian's chromium, driven by Playwright, launched once.
+
+Never `playwright install` (it downloads a browser, which this machine cannot): `make test`
+installs Debian's chromium, and the tests skip with a clear reason where it is missing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+# Marks for every browser test module: one live server and one browser, on one xdist worker.
+E2E = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
+    ),
+    pytest.mark.xdist_group("browser"),
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless chromium for the whole run."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
