@@ -40,6 +40,7 @@ from cards.engine.table import (
     AWAY_MS,
     Result,
     TableError,
+    TableRules,
     active_hint,
     card_json,
     card_of,
@@ -91,7 +92,7 @@ def _end_if_done(state: dict, at_ms: int) -> bool:
     return True
 
 
-class ClassicRules:
+class ClassicRules(TableRules):
     """The physical game of Set as a real-time table; stateless, on plain state dicts.
 
     State keys: ``rules`` ("classic"), ``attributes`` (3, 4 or 5), ``board_size`` (the standard
@@ -243,26 +244,6 @@ class ClassicRules:
             "result": final_result(state) if state["over"] else None,
             "next_deadline": None,
         }
-
-    @staticmethod
-    def is_over(state: dict) -> bool:
-        """Tell whether the game has ended."""
-        return bool(state["over"])
-
-    @staticmethod
-    def scores(state: dict) -> dict[str, int]:
-        """Return every player's number of sets (name -> score)."""
-        return dict(state["scores"])
-
-    @staticmethod
-    def players(state: dict) -> list[str]:
-        """Return the players in join order."""
-        return list(state["players"])
-
-    @staticmethod
-    def result(state: dict) -> dict | None:
-        """Return the final result (winners, scores, sets, hinted sets) once over, else None."""
-        return final_result(state) if state["over"] else None
 
 
 def _check_claim(state: dict, action: dict) -> list[str]:

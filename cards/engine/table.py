@@ -484,7 +484,31 @@ def _run_due(state: dict, now_ms: int) -> list[dict]:
     return happened
 
 
-class DeclareRules:
+class TableRules:
+    """What both rule sets read the same way from a table state."""
+
+    @staticmethod
+    def is_over(state: dict) -> bool:
+        """Tell whether the game has ended."""
+        return bool(state["over"])
+
+    @staticmethod
+    def scores(state: dict) -> dict[str, int]:
+        """Return every player's score (name -> score)."""
+        return dict(state["scores"])
+
+    @staticmethod
+    def players(state: dict) -> list[str]:
+        """Return the players in join order."""
+        return list(state["players"])
+
+    @staticmethod
+    def result(state: dict) -> dict | None:
+        """Return the final result (winners, scores, sets, hinted sets) once over, else None."""
+        return final_result(state) if state["over"] else None
+
+
+class DeclareRules(TableRules):
     """The "declare" table of the original Set server, exactly as the protocol spec says.
 
     Stateless: every method takes and returns plain state dicts. State keys:
@@ -660,26 +684,6 @@ class DeclareRules:
             "result": final_result(state) if state["over"] else None,
             "next_deadline": DeclareRules.next_deadline(state),
         }
-
-    @staticmethod
-    def is_over(state: dict) -> bool:
-        """Tell whether the game has ended (§8)."""
-        return bool(state["over"])
-
-    @staticmethod
-    def scores(state: dict) -> dict[str, int]:
-        """Return every player's score (name -> score)."""
-        return dict(state["scores"])
-
-    @staticmethod
-    def players(state: dict) -> list[str]:
-        """Return the players in join order."""
-        return list(state["players"])
-
-    @staticmethod
-    def result(state: dict) -> dict | None:
-        """Return the final result (winners, scores, sets, hinted sets) once over, else None."""
-        return final_result(state) if state["over"] else None
 
 
 def _run_due_copy(state: dict, now_ms: int) -> dict:
