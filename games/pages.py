@@ -162,7 +162,10 @@ def _game_row(game: Game, player: Player | None) -> dict:
         "mine": mine,
         "play_url": play_url,
         "join_url": play_url + "?join=1" if game.kind != Game.Kind.SETWAR else play_url,
-        "replay_url": reverse("replay", args=[game.pk]),
+        # Set War's own page is its round-by-round replay (a draw has 10,000 rounds).
+        "replay_url": play_url
+        if game.kind == Game.Kind.SETWAR
+        else reverse("replay", args=[game.pk]),
         "winners": _winners(seats),
     }
 
