@@ -46,13 +46,22 @@ def centre(piece: int, permutation: int) -> tuple[float, float]:
 
 
 def screen_point(person: Person, x: float, y: float) -> tuple[float, float]:
-    """Where board point (x, y) is on the screen: the SVG's viewBox is in board units, y flipped
-    (the page shows the part of the board in play)."""
-    svg = person.page.locator("#square-board svg.sq-svg")
-    box = svg.bounding_box()
-    left, top, width, _ = map(float, svg.get_attribute("viewBox").split())
-    scale = box["width"] / width
-    return box["x"] + (x - left) * scale, box["y"] + (SIZE - y - top) * scale
+    """Where board point (x, y) is on the screen, by the SVG's own screen transform (the board's
+    y axis points up; the page shows the part of the board in play, letterboxed in its box)."""
+    person.page.locator("#square-board svg.sq-svg").scroll_into_view_if_needed()
+    return tuple(
+        person.page.evaluate(
+            """([x, y, size]) => {
+              const svg = document.querySelector("#square-board svg.sq-svg");
+              const point = svg.createSVGPoint();
+              point.x = x;
+              point.y = size - y;
+              const screen = point.matrixTransform(svg.getScreenCTM());
+              return [screen.x, screen.y];
+            }""",
+            [x, y, SIZE],
+        )
+    )
 
 
 def illegal_spot(person: Person, view: dict, piece: int, perm: int) -> tuple[int, int]:
