@@ -86,14 +86,21 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(data, separators=(",", ":")))
 
     async def send_state(self, *, force: bool = True, version: int = 0) -> None:
-        """Send this seat's view; sockets woken by one change share one read of the game."""
+        """Send this seat's view; sockets woken by one change share one read of the game, and
+        sockets that see the same view (every watcher) share one rendering of it."""
         game = await runtime.load_game(self.game_id, version, _load)
         if not force and game.version <= self.sent_version:
             return
         self.sent_version = game.version
         self.arm_timer(game.deadline_ms)
-        view = get_rules(game.kind).view(game.state, self.seat_name, services.now_ms())
-        await self.send_json({"type": "state", "version": game.version, "view": view})
+        key = (game.pk, game.version, self.seat_name)
+        text = runtime.rendered(key)
+        if text is None:
+            view = get_rules(game.kind).view(game.state, self.seat_name, services.now_ms())
+            message = {"type": "state", "version": game.version, "view": view}
+            text = json.dumps(message, separators=(",", ":"))
+            runtime.remember_rendered(key, text)
+        await self.send(text_data=text)
 
     def arm_timer(self, deadline_ms: int | None) -> None:
         """Wake at the game's next deadline so a timeout happens even if nobody sends anything."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -142,6 +143,26 @@ def cached_seat(game_id: int, name: str) -> int | None:
 def cached_state(game_id: int, version: int) -> dict | None:
     with _states_guard:
         return _states.get((game_id, version))
+
+
+# Views rendered for sockets, by (game, version, seat name), kept for a moment: fifty watchers
+# woken by one change see the same view, and time-driven parts of a view (a deadline passing)
+# come with a new version soon after.
+_RENDERED_FOR_S = 1.0
+_rendered: OrderedDict[tuple, tuple[float, str]] = OrderedDict()
+
+
+def rendered(key: tuple) -> str | None:
+    found = _rendered.get(key)
+    if found is None or time.monotonic() - found[0] > _RENDERED_FOR_S:
+        return None
+    return found[1]
+
+
+def remember_rendered(key: tuple, text: str) -> None:
+    _rendered[key] = (time.monotonic(), text)
+    while len(_rendered) > _CACHE_SIZE:
+        _rendered.popitem(last=False)
 
 
 def channel_layer():
