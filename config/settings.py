@@ -64,6 +64,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "games.middleware.RunMiddlewareInOneThread",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -104,6 +105,9 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
             "OPTIONS": dict(SQLITE_OPTIONS),
+            # Keep connections: opening one runs the PRAGMAs above, and the threads that use them
+            # live as long as the server (config/asgi.py, games/runtime.py).
+            "CONN_MAX_AGE": None,
             # A file (threads in the race tests share it), one per test process.
             "TEST": {
                 "NAME": str(Path(tempfile.gettempdir()) / f"setgames-test-{os.getpid()}.sqlite3")
