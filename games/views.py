@@ -1,14 +1,8 @@
-"""Plain Django pages: the home page and the health check."""
+"""The health check (the pages a person uses are in games.pages)."""
 
 from django.db import connection
 from django.http import JsonResponse
-from django.shortcuts import render
 from django.views.decorators.http import require_GET
-
-
-@require_GET
-def home(request):
-    return render(request, "home.html")
 
 
 @require_GET
