@@ -106,21 +106,29 @@ def _needs_write(game: Game, request: Request, now: int) -> bool:
     return last_seen is None or now - last_seen >= services.TOUCH_INTERVAL_MS
 
 
-def serve_sync(path: str, now: int | None = None) -> Reply:
-    """Serve every route but /watch: a read, or one short transaction."""
-    now = services.now_ms() if now is None else now
+def resolve(path: str) -> tuple[Reply | None, selectors.TableHead | None, Request | None]:
+    """Find a path's table and request, or the error reply; nothing is written.
+
+    A missing table wins over a bad route, and errors about a route name the table.
+    """
     try:
         table_id, route = split_table(path, decoded=True)
     except ProtocolError as exc:
-        return error(exc.message)
+        return error(exc.message), None, None
     game = resolve_table(table_id)
     if game is None:
-        return error(NO_TABLE)  # a missing table wins over a bad route
+        return error(NO_TABLE), None, None
     try:
-        request = parse_route(route, table_id)
+        return None, game, parse_route(route, table_id)
     except ProtocolError as exc:
-        return error(exc.message, game.pk)
-    return act(game, request, now)
+        return error(exc.message, game.pk), None, None
+
+
+def serve_sync(path: str, now: int | None = None) -> Reply:
+    """Serve every route but /watch: a read, or one short transaction."""
+    now = services.now_ms() if now is None else now
+    problem, game, request = resolve(path)
+    return problem if problem is not None else act(game, request, now)
 
 
 def act(game: Game, request: Request, now: int) -> Reply:
@@ -140,22 +148,6 @@ def act(game: Game, request: Request, now: int) -> Reply:
 def handle(path: str, now: int | None = None) -> HttpResponse:
     """Serve a path synchronously as a Django response (tests and WSGI use this)."""
     return as_http_response(serve_sync(path, now))
-
-
-def _watch_start(path: str, now: int) -> tuple[Reply | None, Game | None, Request | None, int]:
-    """Resolve a /watch: its table and request, or the error reply; nothing is written yet."""
-    try:
-        table_id, route = split_table(path, decoded=True)
-    except ProtocolError as exc:
-        return error(exc.message), None, None, 0
-    game = resolve_table(table_id)
-    if game is None:
-        return error(NO_TABLE), None, None, 0
-    try:
-        request = parse_route(route, table_id)
-    except ProtocolError as exc:
-        return error(exc.message, game.pk), None, None, 0
-    return None, game, request, game.version
 
 
 def _watch_join(game_id: int, name: str, now: int):
@@ -204,7 +196,7 @@ async def watch(path: str, run=runtime.run_db) -> Reply:
     `run` runs the database steps (the game-database threads by default).
     """
     now = services.now_ms()
-    problem, game, request, _ = await run(_watch_start, path, now)
+    problem, game, request = await run(resolve, path)
     if problem is not None:
         return problem
     if request.route != "watch":
