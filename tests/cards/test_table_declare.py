@@ -13,30 +13,10 @@ from cards.engine.card import parse_card
 from cards.engine.protocol_text import board_text, parse_request, scores_text
 from cards.engine.rules import find_set, is_set
 from cards.engine.table import DeclareRules, Result, TableError, is_present
+from tests.examples import COLORS, EXAMPLE_BOARD, NUMBERS, SHADINGS, SHAPES
 
 R = DeclareRules
 T = 1_700_000_000_000
-
-NUMBERS = ("ONE", "TWO", "THREE")
-COLORS = ("RED", "GREEN", "PURPLE")
-SHADINGS = ("SOLID", "STRIPED", "OPEN")
-SHAPES = ("DIAMOND", "SQUIGGLE", "OVAL")
-
-# The worked example's board (§11), row by row.
-EXAMPLE_BOARD = [
-    "ONE/RED/SOLID/DIAMOND",
-    "TWO/GREEN/STRIPED/SQUIGGLE",
-    "THREE/PURPLE/OPEN/OVAL",
-    "TWO/RED/OPEN/DIAMOND",
-    "ONE/GREEN/SOLID/OVAL",
-    "THREE/GREEN/STRIPED/DIAMOND",
-    "ONE/PURPLE/STRIPED/SQUIGGLE",
-    "TWO/PURPLE/SOLID/OVAL",
-    "THREE/RED/SOLID/SQUIGGLE",
-    "ONE/RED/OPEN/OVAL",
-    "TWO/GREEN/OPEN/DIAMOND",
-    "THREE/PURPLE/STRIPED/OVAL",
-]
 
 
 def all_texts(attributes: int = 4) -> list[str]:

@@ -3,26 +3,12 @@
 import pytest
 
 from cards.engine import is_set, parse_card
+from tests.examples import PICTURE_001 as BOARD_001
 
 pytestmark = pytest.mark.django_db
 
 SET = ["ONE/GREEN/OPEN/DIAMOND", "TWO/RED/OPEN/DIAMOND", "THREE/PURPLE/OPEN/DIAMOND"]
 NOT_SET = ["ONE/GREEN/STRIPED/OVAL", "TWO/GREEN/STRIPED/SQUIGGLE", "THREE/PURPLE/STRIPED/DIAMOND"]
-# The twelve cards of seed 001's picture (five sets), in seed 001's tuple order.
-BOARD_001 = [
-    ("three", "solid", "purple", "oval"),
-    ("one", "open", "green", "diamond"),
-    ("two", "solid", "purple", "diamond"),
-    ("one", "solid", "red", "squiggle"),
-    ("two", "open", "red", "squiggle"),
-    ("one", "solid", "purple", "diamond"),
-    ("three", "solid", "green", "diamond"),
-    ("one", "striped", "purple", "squiggle"),
-    ("three", "solid", "green", "squiggle"),
-    ("three", "solid", "green", "oval"),
-    ("two", "open", "red", "diamond"),
-    ("three", "open", "purple", "diamond"),
-]
 
 
 def post(client, url, data):

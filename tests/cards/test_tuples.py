@@ -8,21 +8,7 @@ import pytest
 import cards.tuples
 from cards.engine import CardError, RepeatedCardError
 from cards.tuples import DECK, features, isset, random_card, random_cards, sets
-
-PICTURE = [
-    ("three", "solid", "purple", "oval"),
-    ("one", "open", "green", "diamond"),
-    ("two", "solid", "purple", "diamond"),
-    ("one", "solid", "red", "squiggle"),
-    ("two", "open", "red", "squiggle"),
-    ("one", "solid", "purple", "diamond"),
-    ("three", "solid", "green", "diamond"),
-    ("one", "striped", "purple", "squiggle"),
-    ("three", "solid", "green", "squiggle"),
-    ("three", "solid", "green", "oval"),
-    ("two", "open", "red", "diamond"),
-    ("three", "open", "purple", "diamond"),
-]
+from tests.examples import PICTURE_001 as PICTURE
 
 
 def test_every_example_of_the_seed_runs_as_a_doctest():

@@ -2,34 +2,9 @@
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 
-NUMBERS = ("ONE", "TWO", "THREE")
-COLORS = ("RED", "GREEN", "PURPLE")
-SHADINGS = ("SOLID", "STRIPED", "OPEN")
-SHAPES = ("DIAMOND", "SQUIGGLE", "OVAL")
-
-ALL_81 = ["/".join(card) for card in itertools.product(NUMBERS, COLORS, SHADINGS, SHAPES)]
-
-# The worked example's initial board (set-table-protocol.md §11), row by row.
-EXAMPLE_BOARD = [
-    "ONE/RED/SOLID/DIAMOND",
-    "TWO/GREEN/STRIPED/SQUIGGLE",
-    "THREE/PURPLE/OPEN/OVAL",
-    "TWO/RED/OPEN/DIAMOND",
-    "ONE/GREEN/SOLID/OVAL",
-    "THREE/GREEN/STRIPED/DIAMOND",
-    "ONE/PURPLE/STRIPED/SQUIGGLE",
-    "TWO/PURPLE/SOLID/OVAL",
-    "THREE/RED/SOLID/SQUIGGLE",
-    "ONE/RED/OPEN/OVAL",
-    "TWO/GREEN/OPEN/DIAMOND",
-    "THREE/PURPLE/STRIPED/OVAL",
-]
-EXAMPLE_DECK = EXAMPLE_BOARD + [card for card in ALL_81 if card not in EXAMPLE_BOARD]
-T = 1_700_000_000_000
+from tests.examples import ALL_81, EXAMPLE_BOARD, EXAMPLE_DECK, T  # noqa: F401 (re-exported)
 
 
 @pytest.fixture
