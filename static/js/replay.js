@@ -40,11 +40,20 @@
     return Math.floor(seconds / 60) + ":" + (seconds % 60 < 10 ? "0" : "") + (seconds % 60);
   }
 
+  var STARTS = {set: "The cards are dealt.", square: "The board is empty.",
+                setwar: "The cards are dealt."};
+
   function describeAction(step) {
     var a = step.action || {};
     var who = step.actor || "The game";
     switch (a.type) {
-      case "start": return "The cards are dealt.";
+      case "start": return STARTS[cfg.kind] || "The game begins.";
+      case "place":
+        return who + " places piece " + a.piece + " (permutation " + a.permutation + ") at (" +
+          a.x + "," + a.y + ").";
+      case "pass": return who + " passes.";
+      case "opening": return who + " opens with piece " + a.piece + ".";
+      case "round": return "Round " + a.number + ".";
       case "join": return who + " joins.";
       case "tick": return "Time passes.";
       case "claim": return who + " claims " + phrases(a.cards) + ".";
@@ -78,6 +87,7 @@
     if (o.added) parts.push("three cards were added");
     if (o.hint) parts.push("shown " + phrases([o.hint.card]));
     if (typeof o.count === "number") parts.push(o.count + (o.count === 1 ? " set" : " sets"));
+    if (typeof o.status === "number" && o.meaning) parts.push("status " + o.status + ": " + o.meaning);
     if (o.dealt) parts.push(o.dealt + " more cards dealt");
     if (o.over) parts.push("game over");
     return parts.join("; ");

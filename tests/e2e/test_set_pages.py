@@ -261,6 +261,13 @@ def test_a_table_with_a_computer_opponent_plays_to_its_end(computer_game):
 def test_the_replay_steps_through_a_finished_game(browser, server, computer_game):
     computer_game, _ = computer_game
     watcher = Person(browser, server)
+    # The computer plays the game out on its own (the test above watches it do so).
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        page = watcher.goto(f"/api/games/{computer_game}/")
+        if '"status":"over"' in page.content().replace(" ", ""):
+            break
+        time.sleep(0.5)
     page = watcher.goto(f"/games/{computer_game}/replay/")
     page.wait_for_selector("#replay-root[data-loaded='1']")
     label = page.inner_text("#step-label")
