@@ -11,8 +11,19 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+# The suite runs on a 2-core machine shared with a live server and a browser: property tests
+# are judged on what they find, not on how fast examples come.
+settings.register_profile(
+    "shared-machine",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile("shared-machine")
 
 
 def free_port() -> int:

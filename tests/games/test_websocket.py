@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
@@ -11,7 +11,9 @@ from games import services
 from games.models import Player
 from tests.games.conftest import EXAMPLE_DECK
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+# The tests run their async bodies with async_to_sync, so the database is set up (and torn
+# down) outside any event loop.
+pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
 
 
@@ -30,7 +32,11 @@ def make_table():
     return game, alice, bob
 
 
-async def test_watchers_see_every_change_and_players_act(db):
+def test_watchers_see_every_change_and_players_act(db):
+    async_to_sync(_watchers_see_every_change_and_players_act)()
+
+
+async def _watchers_see_every_change_and_players_act():
     game, alice, bob = await make_table()
     watcher = communicator(f"/ws/games/{game.pk}/")
     connected, _ = await watcher.connect()
@@ -55,7 +61,11 @@ async def test_watchers_see_every_change_and_players_act(db):
     await player.disconnect()
 
 
-async def test_bad_frames_are_refused_without_harming_the_game(db):
+def test_bad_frames_are_refused_without_harming_the_game(db):
+    async_to_sync(_bad_frames_are_refused_without_harming_the_game)()
+
+
+async def _bad_frames_are_refused_without_harming_the_game():
     game, alice, _ = await make_table()
     player = communicator(f"/ws/games/{game.pk}/?token={alice.token}")
     await player.connect()
@@ -76,7 +86,11 @@ async def test_bad_frames_are_refused_without_harming_the_game(db):
     await player.disconnect()
 
 
-async def test_watchers_cannot_act_and_bad_tokens_or_games_are_closed(db):
+def test_watchers_cannot_act_and_bad_tokens_or_games_are_closed(db):
+    async_to_sync(_watchers_cannot_act_and_bad_tokens_or_games_are_closed)()
+
+
+async def _watchers_cannot_act_and_bad_tokens_or_games_are_closed():
     game, _, _ = await make_table()
     watcher = communicator(f"/ws/games/{game.pk}/")
     await watcher.connect()
@@ -93,7 +107,11 @@ async def test_watchers_cannot_act_and_bad_tokens_or_games_are_closed(db):
     assert not connected or code == 4404
 
 
-async def test_foreign_origins_are_refused(db):
+def test_foreign_origins_are_refused(db):
+    async_to_sync(_foreign_origins_are_refused)()
+
+
+async def _foreign_origins_are_refused():
     game, _, _ = await make_table()
     evil = communicator(f"/ws/games/{game.pk}/", headers=[(b"origin", b"http://evil.example")])
     connected, _ = await evil.connect()
