@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from cards.engine.errors import SetError
-from cards.management import one_line_errors
 from cards.solitaire import SetGame
+from games.commands import OneLineErrorsCommand
 
 
-class Command(BaseCommand):
+class Command(OneLineErrorsCommand):
     help = (
         "Play one game of Set solitaire with the physical rules: print every board and set, "
         "or with --quiet only the sets found."
     )
-
-    def create_parser(self, prog_name, subcommand, **kwargs):
-        return one_line_errors(super().create_parser(prog_name, subcommand, **kwargs))
 
     def add_arguments(self, parser):
         parser.add_argument(

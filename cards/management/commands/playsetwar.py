@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import sys
 
-from django.core.management.base import BaseCommand
-
 from cards.playsetwar import main
+from games.commands import OneLineErrorsCommand
 
 
-class Command(BaseCommand):
+class Command(OneLineErrorsCommand):
     help = (
         "Play Set War: read the player count and the cards (top first) from standard input "
         "and print who won in how many rounds."

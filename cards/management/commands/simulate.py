@@ -5,22 +5,20 @@ from __future__ import annotations
 import json
 import sys
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from tqdm import tqdm
 
 from cards.engine.errors import SetError
-from cards.management import one_line_errors, positive_int
+from cards.management import positive_int
 from cards.simulate import simulate
+from games.commands import OneLineErrorsCommand
 
 
-class Command(BaseCommand):
+class Command(OneLineErrorsCommand):
     help = (
         "Play N games of Set solitaire and report games/s, the share of 12-, 15- and 18-card "
         "boards with no set, the cards left at the end and the mean sets per game."
     )
-
-    def create_parser(self, prog_name, subcommand, **kwargs):
-        return one_line_errors(super().create_parser(prog_name, subcommand, **kwargs))
 
     def add_arguments(self, parser):
         parser.add_argument(

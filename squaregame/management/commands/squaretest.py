@@ -1,11 +1,12 @@
 """``manage.py squaretest FILE_OR_DIR... [--players N]``: run Square Game test files."""
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from games.commands import OneLineErrorsCommand
 from squaregame.engine import DEFAULT_PLAYERS, SquareGameError, run_suite
 
 
-class Command(BaseCommand):
+class Command(OneLineErrorsCommand):
     help = (
         "Run Square Game test files of the original simulator's format ({board, moves, "
         "expect}) and print PASS or FAIL per file with the expected and actual statuses. "
