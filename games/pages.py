@@ -278,30 +278,30 @@ def game_page(request, game_id: int):
 # --- playing -----------------------------------------------------------------------------------
 
 
-def _table_context(request, game: Game, *, solitaire: bool = False) -> dict:
+def live_page_context(request, game: Game) -> dict:
+    """What every live game page starts from: the visitor's player and seat, their view of the
+    game now, the share link, and the page script's config (addresses, CSRF token, names)."""
     player = session_player(request)
     seat = game.seats.filter(player=player).first() if player is not None else None
     now = services.now_ms()
     game = selectors.game_fresh(game.pk, now)
     view = selectors.game_view(game, seat_name=seat.name if seat else None, now=now)
-    share_path = reverse("table", args=[game.pk]) + "?join=1"
     join_requested = request.GET.get("join") == "1"
     config = {
         "game": game.pk,
         "version": game.version,
-        "rules": view.get("rules"),
         "ws_url": f"/ws/games/{game.pk}/",
         "api_url": reverse("game-detail", args=[game.pk]),
         "join_url": reverse("game-join", args=[game.pk]),
         "moves_url": reverse("game-moves", args=[game.pk]),
+        "computers_url": reverse("game-computers", args=[game.pk]),
         "replay_url": reverse("replay", args=[game.pk]),
+        "page_url": game_url(game),
         "csrf": get_token(request),
         "name": player.name if player else None,
         "seat": seat.name if seat else None,
         "auto_join": join_requested and player is not None and seat is None,
         "server_now": now,
-        "solitaire": solitaire,
-        "started_ms": game.created_ms,
         "computers": list(game.seats.filter(is_computer=True).values_list("name", flat=True)),
     }
     return {
@@ -310,9 +310,20 @@ def _table_context(request, game: Game, *, solitaire: bool = False) -> dict:
         "seat": seat,
         "view": view,
         "config": config,
-        "solitaire": solitaire,
-        "share_url": request.build_absolute_uri(share_path),
+        "share_url": request.build_absolute_uri(game_url(game) + "?join=1"),
         "join_requested": join_requested,
+    }
+
+
+def _table_context(request, game: Game, *, solitaire: bool = False) -> dict:
+    context = live_page_context(request, game)
+    game = context["game"]
+    context["config"].update(
+        rules=context["view"].get("rules"), solitaire=solitaire, started_ms=game.created_ms
+    )
+    return {
+        **context,
+        "solitaire": solitaire,
         "description": _describe(game),
         "keys": KEY_ROWS,
     }

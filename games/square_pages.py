@@ -11,12 +11,11 @@ from __future__ import annotations
 import json
 
 from django.http import Http404
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services
+from games import services
 from games.auth import session_player, session_player_save
 from games.errors import GameError
 from games.kinds import RuleError
@@ -27,7 +26,7 @@ from games.kinds.square import (
     clean_save,
 )
 from games.models import Game, Player
-from games.pages import FormError, _choice, _clean_name, _int_choice
+from games.pages import FormError, _choice, _clean_name, _int_choice, live_page_context
 
 PLAYER_COUNTS = (2, 3, 4)
 SPEEDS = ("fast", "medium", "slow", "instant")
@@ -176,43 +175,18 @@ def square_game(request, game_id: int):
         raise Http404(f"There is no game with id {game_id}.")
     if game.kind != Game.Kind.SQUARE:
         return redirect("game-page", game_id=game.pk)
-    player = session_player(request)
-    seat = game.seats.filter(player=player).first() if player is not None else None
-    now = services.now_ms()
-    game = selectors.game_fresh(game.pk, now)
-    view = selectors.game_view(game, seat_name=seat.name if seat else None, now=now)
-    join_requested = request.GET.get("join") == "1"
-    config = {
-        "game": game.pk,
-        "version": game.version,
-        "ws_url": f"/ws/games/{game.pk}/",
-        "api_url": reverse("game-detail", args=[game.pk]),
-        "join_url": reverse("game-join", args=[game.pk]),
-        "moves_url": reverse("game-moves", args=[game.pk]),
-        "computers_url": reverse("game-computers", args=[game.pk]),
-        "save_url": reverse("game-save", args=[game.pk]),
-        "replay_url": reverse("replay", args=[game.pk]),
-        "page_url": reverse("square-game", args=[game.pk]),
-        "csrf": get_token(request),
-        "name": player.name if player else None,
-        "seat": seat.name if seat else None,
-        "auto_join": join_requested and player is not None and seat is None,
-        "colours": list(SEAT_COLOURS),
-        "computers": list(game.seats.filter(is_computer=True).values_list("name", flat=True)),
-        "meanings": {str(code): text for code, text in STATUS_MEANINGS.items()},
-    }
-    share_path = reverse("square-game", args=[game.pk]) + "?join=1"
+    context = live_page_context(request, game)
+    context["config"].update(
+        save_url=reverse("game-save", args=[game.pk]),
+        colours=list(SEAT_COLOURS),
+        meanings={str(code): text for code, text in STATUS_MEANINGS.items()},
+    )
     return render(
         request,
         "square.html",
         {
-            "game": game,
-            "player": player,
-            "seat": seat,
-            "view": view,
-            "config": config,
+            **context,
             "imported": "save" in game.options,
-            "share_url": request.build_absolute_uri(share_path),
             "meanings": sorted(STATUS_MEANINGS.items()),
         },
     )
