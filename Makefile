@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench install install-dev browser migrate clean
+.PHONY: run test test-scaled lint format bench install install-dev browser migrate clean
 
 $(VENV)/.installed: requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -40,6 +40,13 @@ test: install-dev browser
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/python -m pytest -n 2 --dist loadgroup
+
+## The same suite on PostgreSQL and Redis (CI runs both; the services must be running).
+SCALED_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
+SCALED_REDIS_URL ?= redis://127.0.0.1:6379/0
+test-scaled: install-dev browser
+	DATABASE_URL=$(SCALED_DATABASE_URL) REDIS_URL=$(SCALED_REDIS_URL) \
+		$(VENV)/bin/python -m pytest -n 2 --dist loadgroup
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

@@ -6,7 +6,11 @@ Environment variables (all optional here; see config/settings_production.py for 
 - DJANGO_DEBUG: "1"/"true" turns debug on (default on for local use).
 - DJANGO_ALLOWED_HOSTS: comma-separated host names (default: localhost names).
 - DATABASE_URL: e.g. postgres://user@127.0.0.1:5432/db (default: SQLite file db.sqlite3).
-- REDIS_URL: e.g. redis://127.0.0.1:6379/0 selects channels-redis (default: in-memory layer).
+- REDIS_URL: e.g. redis://127.0.0.1:6379/0 selects channels-redis for live updates and Redis for
+  the cache that keeps rate-limit counters (default: in-memory layer and a per-process cache).
+- CHANNEL_PREFIX: names this deployment's keys in Redis (default "setgames"); deployments that
+  share one Redis but not one database need different prefixes.
+- RATE_LIMIT_JOINS, RATE_LIMIT_MOVES: per-client limits such as "30/min" or "20/s", or "off".
 """
 
 import os
@@ -115,15 +119,25 @@ else:
         }
     }
 
+CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX", "setgames")
 if os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [os.environ["REDIS_URL"]]},
+            "CONFIG": {"hosts": [os.environ["REDIS_URL"]], "prefix": CHANNEL_PREFIX},
+        }
+    }
+    # Rate-limit counters are shared by every process of the deployment.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+            "KEY_PREFIX": CHANNEL_PREFIX,
         }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -180,6 +194,10 @@ SPECTACULAR_SETTINGS = {
 SET_WATCH_TIMEOUT_S = float(os.environ.get("SET_WATCH_TIMEOUT_S", "30"))
 # Threads per process that run game reads and writes (0: 1 on SQLite, 4 on other databases).
 GAME_DB_THREADS = int(os.environ.get("GAME_DB_THREADS", "0"))
+# Per-client rate limits (games/limits.py): joining a game or table, and moves through the JSON
+# API, the WebSocket and the plain-text protocol. "N/s", "N/min", "N/hour" or "off".
+RATE_LIMIT_JOINS = os.environ.get("RATE_LIMIT_JOINS", "30/min")
+RATE_LIMIT_MOVES = os.environ.get("RATE_LIMIT_MOVES", "20/s")
 
 LOGGING = {
     "version": 1,

@@ -13,7 +13,7 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import runtime, selectors, services
+from games import limits, runtime, selectors, services
 from games import serializers as s
 from games.auth import SeatTokenAuthentication, acting_seat, session_player
 from games.models import Game, Player
@@ -67,6 +67,7 @@ class GameListView(APIView):
         responses={201: s.GameOut, **ERROR_RESPONSES},
     )
     def post(self, request):
+        limits.check("joins", limits.client_address(request.META))
         data = s.GameCreateRequest(data=request.data)
         data.is_valid(raise_exception=True)
         game = services.game_create(
@@ -110,6 +111,7 @@ class JoinView(APIView):
     )
     def post(self, request, game_id: int):
         game = selectors.game_get(game_id)
+        limits.check("joins", limits.client_address(request.META))
         data = s.JoinRequest(data=request.data)
         data.is_valid(raise_exception=True)
         name = data.validated_data["name"]
@@ -142,6 +144,7 @@ class ComputerView(APIView):
     def post(self, request, game_id: int):
         game = selectors.game_get(game_id)
         acting_seat(request, game)
+        limits.check("joins", limits.client_address(request.META))
         data = s.ComputerRequest(data=request.data)
         data.is_valid(raise_exception=True)
         seat = services.seat_add_computer(game_id=game.pk, speed=data.validated_data["speed"])
@@ -175,6 +178,7 @@ class MovesView(APIView):
     def post(self, request, game_id: int):
         game = selectors.game_get(game_id)
         seat = acting_seat(request, game)
+        limits.check("moves", f"seat:{seat.pk}")
         data = s.ActionRequest(data=request.data)
         data.is_valid(raise_exception=True)
         now = services.now_ms()

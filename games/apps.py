@@ -8,6 +8,10 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
+        from django.core import checks
+
+        from games import limits
         from games.kinds import load_kinds
 
         load_kinds()
+        checks.register(limits.check_settings, checks.Tags.compatibility)

@@ -21,7 +21,7 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from cards.engine.errors import SetError
-from games import runtime, selectors, services
+from games import limits, runtime, selectors, services
 from games.auth import SESSION_PLAYER_KEY
 from games.kinds import get_rules
 from games.models import Game, Seat
@@ -47,6 +47,7 @@ def _load(game_id: int) -> Game:
 
 
 def _submit(game_id: int, seat: Seat, action: dict) -> dict:
+    limits.check("moves", f"seat:{seat.pk}")
     result = services.move_submit(game_id=game_id, seat=seat, action=action)
     return {"type": "result", "outcome": result.outcome, "version": result.game.version}
 

@@ -47,7 +47,10 @@ def flatten_detail(detail) -> str:
 def api_exception_handler(exc, context):
     """Map every known error to a 4xx JSON body with one `detail` message."""
     if isinstance(exc, GameError):
-        return Response({"detail": exc.message}, status=exc.http_status)
+        response = Response({"detail": exc.message}, status=exc.http_status)
+        if getattr(exc, "retry_after", None):
+            response["Retry-After"] = str(exc.retry_after)
+        return response
     if isinstance(exc, SetError):
         return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, ObjectDoesNotExist | Http404):

@@ -24,7 +24,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cards.engine.deck import new_deck
-from games import selectors, services
+from games import limits, selectors, services
 from games.auth import session_player, session_player_save
 from games.errors import GameError
 from games.models import Game, Player
@@ -243,6 +243,7 @@ def table_create(request):
     """Create a Set table, seat its creator and its computer opponents, and open it."""
     form = {key: (request.POST.get(key) or "")[:40] for key in request.POST}
     try:
+        limits.check("joins", limits.client_address(request.META))
         if request.POST.get("name") is not None:
             name = _clean_name(request.POST.get("name"))
         else:
@@ -350,6 +351,7 @@ def solitaire(request):
         context["mine"] = _solitaire_games(player)
         return render(request, "solitaire.html", context)
     try:
+        limits.check("joins", limits.client_address(request.META))
         if request.POST.get("name") is not None or player is None:
             player = session_player_save(request, _clean_name(request.POST.get("name")))
         attributes = _int_choice(

@@ -38,7 +38,7 @@ from cards.engine.protocol_text import (
     scores_text,
     split_table,
 )
-from games import runtime, selectors, services
+from games import limits, runtime, selectors, services
 from games.models import Game
 
 PROTOCOL_PATH = re.compile(r"^/(?:(?:look|declare|pick|add|watch|tables)(?:/.*)?|scores.*)$", re.S)
@@ -124,18 +124,30 @@ def resolve(path: str) -> tuple[Reply | None, selectors.TableHead | None, Reques
         return error(exc.message, game.pk), None, None
 
 
-def serve_sync(path: str, now: int | None = None) -> Reply:
+def serve_sync(path: str, now: int | None = None, client: str = "unknown") -> Reply:
     """Serve every route but /watch: a read, or one short transaction."""
     now = services.now_ms() if now is None else now
     problem, game, request = resolve(path)
-    return problem if problem is not None else act(game, request, now)
+    return problem if problem is not None else act(game, request, now, client)
 
 
-def act(game: Game, request: Request, now: int) -> Reply:
+def limit(game: Game, request: Request, client: str) -> None:
+    """Count a new name as a join of its client, and an action as a move of its player."""
+    if request.player not in game.state["players"]:
+        limits.check("joins", client)
+    if request.route in ("declare", "pick", "add"):
+        limits.check("moves", f"{game.pk}:{request.player}")
+
+
+def act(game: Game, request: Request, now: int, client: str = "unknown") -> Reply:
     if request.route in ("look", "scores") and not _needs_write(game, request, now):
         return reply(game, request)
     if request.route == "scores":
         return reply(services.game_tick(game_id=game.pk, now=now).game, request)
+    try:
+        limit(game, request, client)
+    except limits.RateLimited as exc:
+        return Reply(exc.message + "\n", exc.http_status, game.pk)
     try:
         result = services.protocol_act(
             game_id=game.pk, name=request.player, action=request.action(), now=now
@@ -150,11 +162,13 @@ def handle(path: str, now: int | None = None) -> HttpResponse:
     return as_http_response(serve_sync(path, now))
 
 
-def _watch_join(game_id: int, name: str, now: int):
+def _watch_join(game_id: int, name: str, now: int, client: str):
     """Join the watcher if new and mark it present (at most one write a second)."""
     game = selectors.table_head(game_id=game_id)
-    if not _needs_write(game, Request("look", name), now):
+    request = Request("look", name)
+    if not _needs_write(game, request, now):
         return game
+    limit(game, request, client)
     return services.protocol_act(game_id=game_id, name=name, action={"type": "look"}, now=now).game
 
 
@@ -165,19 +179,19 @@ def _load(game_id: int) -> selectors.TableHead:
 # -- asynchronous part: the event loop ------------------------------------------------------
 
 
-async def serve(path: str) -> Reply:
+async def serve(path: str, client: str = "unknown") -> Reply:
     """Serve any protocol path; only /watch waits, and it waits without holding a thread."""
     if _is_watch(path):
-        return await watch(path)
-    return await runtime.run_db(serve_sync, path, services.now_ms())
+        return await watch(path, client)
+    return await runtime.run_db(serve_sync, path, services.now_ms(), client)
 
 
-async def serve_in_django(path: str) -> Reply:
+async def serve_in_django(path: str, client: str = "unknown") -> Reply:
     """Serve a path from a Django view: database work stays on Django's own thread (so the test
     client sees its test transaction); only /watch goes to the game-database threads."""
     if _is_watch(path):
-        return await watch(path, run=_on_django_thread)
-    return await sync_to_async(serve_sync)(path, services.now_ms())
+        return await watch(path, client, run=_on_django_thread)
+    return await sync_to_async(serve_sync)(path, services.now_ms(), client)
 
 
 async def _on_django_thread(fn, /, *args, **kwargs):
@@ -190,7 +204,7 @@ def _is_watch(path: str) -> bool:
     return path.startswith("/tables/") and "/watch" in path
 
 
-async def watch(path: str, run=runtime.run_db) -> Reply:
+async def watch(path: str, client: str = "unknown", run=runtime.run_db) -> Reply:
     """Join if new, then wait for the table's next event (or its deadline, or the timeout).
 
     `run` runs the database steps (the game-database threads by default).
@@ -200,7 +214,7 @@ async def watch(path: str, run=runtime.run_db) -> Reply:
     if problem is not None:
         return problem
     if request.route != "watch":
-        return await run(act, game, request, now)
+        return await run(act, game, request, now, client)
     layer = runtime.channel_layer()
     channel = await layer.new_channel()
     group = services.group_name(game.pk)
@@ -208,7 +222,10 @@ async def watch(path: str, run=runtime.run_db) -> Reply:
     await layer.group_add(group, channel)
     try:
         seen = (await run(_load, game.pk)).version
-        game = await run(_watch_join, game.pk, request.player, now)
+        try:
+            game = await run(_watch_join, game.pk, request.player, now, client)
+        except limits.RateLimited as exc:
+            return Reply(exc.message + "\n", exc.http_status, game.pk)
         if game.status != Game.Status.OVER:
             with runtime.watching(game.pk):
                 game = await _wait_for_event(layer, channel, game, seen, request.player)
@@ -265,7 +282,7 @@ class ProtocolApp:
         elif scope["method"] not in ("GET", "HEAD"):
             result = error(UNKNOWN)
         else:
-            result = await serve(scope["path"])
+            result = await serve(scope["path"], limits.client_address(scope))
         body = result.body.encode()
         headers = [*result.headers(), (b"content-length", str(len(body)).encode())]
         await send({"type": "http.response.start", "status": result.status, "headers": headers})
@@ -296,7 +313,9 @@ async def dispatch(request, *args, **kwargs):
     """The protocol as a Django view (the test client, WSGI); Django has decoded the path."""
     if request.method not in ("GET", "HEAD"):
         return as_http_response(error(UNKNOWN))
-    return as_http_response(await serve_in_django(request.path))
+    return as_http_response(
+        await serve_in_django(request.path, limits.client_address(request.META))
+    )
 
 
 def unknown(request, *args, **kwargs):

@@ -50,6 +50,27 @@ def executor() -> ThreadPoolExecutor:
     return _executor
 
 
+def shutdown() -> None:
+    """Close every game-database thread's connection and stop the threads (tests call this
+    before their database is dropped; a server simply exits)."""
+    global _executor
+    with _executor_guard:
+        pool, _executor = _executor, None
+    if pool is None:
+        return
+    # One task per thread, each held until all have started, so every thread closes its own.
+    workers = db_threads()
+    gate = threading.Barrier(workers, timeout=10)
+
+    def close() -> None:
+        connection.close()
+        gate.wait()
+
+    for _ in range(workers):
+        pool.submit(close)
+    pool.shutdown(wait=True)
+
+
 def remember_loop() -> asyncio.AbstractEventLoop:
     """Note the server's event loop, so threads can hand broadcasts to it."""
     global _main_loop

@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards.engine.setwar import SetWarError
+from games import limits
 from games import setwar_selectors as selectors
 from games.kinds import RuleError
 from games.kinds.setwar import clean_cards, clean_players
@@ -185,6 +186,7 @@ class SetWarCreateView(APIView):
         ],
     )
     def post(self, request):
+        limits.check("joins", limits.client_address(request.META))
         data = SetWarCreateRequest(data=request.data)
         data.is_valid(raise_exception=True)
         game = setwar_run(

@@ -20,7 +20,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import limits, selectors, services
 from games.auth import SeatTokenAuthentication
 from games.errors import GameError
 from games.kinds import RuleError, get_rules
@@ -152,6 +152,7 @@ class SquareImportView(APIView):
         ],
     )
     def post(self, request):
+        limits.check("joins", limits.client_address(request.META))
         data = SquareImportRequest(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data

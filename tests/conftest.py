@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
@@ -32,22 +34,60 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-class Server:
-    """A daphne process serving the app on a fresh SQLite database."""
+def scaled_backend() -> bool:
+    """True in the suite's second CI run: PostgreSQL (DATABASE_URL) and Redis (REDIS_URL)."""
+    return os.environ.get("DATABASE_URL", "").startswith("postgres") and bool(
+        os.environ.get("REDIS_URL")
+    )
 
-    def __init__(self, tmp: Path, **env: str):
+
+_databases: list[str] = []  # PostgreSQL databases made for servers, dropped when the run ends
+
+
+def _postgres(url: str, statement: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(statement)
+
+
+class Server:
+    """A daphne process serving the app as `make run` does, on a data store of its own.
+
+    By default the store is a fresh SQLite file in `tmp` and the in-memory channel layer. When
+    the suite runs on PostgreSQL and Redis (`scaled_backend()`), each server gets a fresh
+    PostgreSQL database and a Redis prefix of its own. `like=other` serves the same store as
+    another server: a second process beside it, or the same data after a restart.
+    """
+
+    def __init__(self, tmp: Path, *, like: Server | None = None, **env: str):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = dict(os.environ)
-        self.env.pop("DATABASE_URL", None)
         self.env.update(
             SQLITE_PATH=str(tmp / "server.sqlite3"),
             DJANGO_DEBUG="0",
             DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
             DJANGO_SETTINGS_MODULE="config.settings",
-            **env,
+            RATE_LIMIT_JOINS="off",
+            RATE_LIMIT_MOVES="off",
         )
-        self.log = open(tmp / "server.log", "wb")  # noqa: SIM115 - closed in stop()
+        if like is not None:
+            for key in ("DATABASE_URL", "REDIS_URL", "CHANNEL_PREFIX"):
+                if key in like.env:
+                    self.env[key] = like.env[key]
+        elif scaled_backend():
+            name = f"srv_{uuid.uuid4().hex[:12]}"
+            base = os.environ["DATABASE_URL"]
+            _postgres(base, f'CREATE DATABASE "{name}"')
+            _databases.append(name)
+            self.env["DATABASE_URL"] = base.rsplit("/", 1)[0] + "/" + name
+            self.env["CHANNEL_PREFIX"] = name
+        else:
+            self.env.pop("DATABASE_URL", None)
+            self.env.pop("REDIS_URL", None)
+        self.env.update(env)
+        self.log = open(tmp / f"server-{self.port}.log", "wb")  # noqa: SIM115 - closed in stop()
         self.process: subprocess.Popen | None = None
 
     def start(self) -> Server:
@@ -85,6 +125,13 @@ class Server:
         self.stop()
         raise RuntimeError(f"the server did not start; see {self.log.name}")
 
+    def kill(self) -> None:
+        """kill -9: no shutdown code runs, as when the machine loses power."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+        self.log.close()
+
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
             self.process.terminate()
@@ -93,6 +140,13 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
         self.log.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _drop_server_databases():
+    yield
+    for name in _databases:
+        _postgres(os.environ["DATABASE_URL"], f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture(scope="session")
@@ -111,3 +165,28 @@ def _fresh_state_cache():
     runtime.forget_states()
     yield
     runtime.forget_states()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """pytest-django's test database, and before it is dropped the game-database threads'
+    connections closed (PostgreSQL refuses to drop a database in use)."""
+    yield
+    from games import runtime
+
+    runtime.shutdown()
+
+
+def pytest_configure(config):
+    """Rate limits are off in tests (tests of the limits turn them on); servers the tests start
+    get the same through their environment (Server)."""
+    from django.conf import settings as django_settings
+
+    django_settings.RATE_LIMIT_JOINS = "off"
+    django_settings.RATE_LIMIT_MOVES = "off"
+    # Test processes share one Redis but not one database: each gets keys of its own.
+    prefix = f"test-{os.getpid()}"
+    for layer in django_settings.CHANNEL_LAYERS.values():
+        if "prefix" in layer.get("CONFIG", {}):
+            layer["CONFIG"]["prefix"] = prefix
+    django_settings.CACHES["default"]["KEY_PREFIX"] = prefix

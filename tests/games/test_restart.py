@@ -35,7 +35,7 @@ def test_tables_and_api_games_survive_a_restart(tmp_path):
     finally:
         first.stop()
 
-    second = Server(tmp_path).start()  # same database file, a new process
+    second = Server(tmp_path, like=first).start()  # same data, a new process
     try:
         with httpx.Client(base_url=second.url, timeout=10) as http:
             assert http.get("/look/alice").text == board_before

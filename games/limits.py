@@ -1,0 +1,115 @@
+"""Per-client rate limits on joins and moves, the same for every way in.
+
+Two scopes, each set in settings (from the environment) as "N/s", "N/min", "N/hour" or "off":
+
+- ``joins`` (RATE_LIMIT_JOINS, default 30/min): creating or joining a game, and a new name at a
+  plain-text table; counted per client address (the ASGI scope's client, so run daphne with
+  ``--proxy-headers`` behind a proxy).
+- ``moves`` (RATE_LIMIT_MOVES, default 20/s): actions through the JSON API, the WebSocket and
+  the plain-text protocol; counted per seat (a table's player name for the text protocol).
+  Computer players are not limited.
+
+Counts live in Django's cache (Redis when REDIS_URL is set, so every process shares them) in
+fixed windows: at most N requests per window of the period; the next window starts afresh. A
+refused request raises `RateLimited` before anything is written, so it never changes a game.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+from django.conf import settings
+from django.core.cache import cache
+from rest_framework import status
+
+from games.errors import GameError
+
+PERIODS = {"s": 1, "sec": 1, "second": 1, "min": 60, "minute": 60, "h": 3600, "hour": 3600}
+WORDS = {1: "second", 60: "minute", 3600: "hour"}
+SCOPE_WORDS = {"joins": "joins", "moves": "moves"}
+
+
+@dataclass(frozen=True)
+class Rate:
+    count: int
+    period: int
+
+    def __str__(self) -> str:
+        return f"{self.count} per {WORDS[self.period]}"
+
+
+class RateLimited(GameError):
+    """Too many requests from one client in the current window."""
+
+    http_status = status.HTTP_429_TOO_MANY_REQUESTS
+    code = "rate_limited"
+
+    def __init__(self, scope: str, rate: Rate, retry_after: int):
+        super().__init__(
+            f"Too many {SCOPE_WORDS[scope]}: at most {rate}; try again in {retry_after} s."
+        )
+        self.retry_after = retry_after
+
+
+@lru_cache(maxsize=16)
+def parse_rate(text: str) -> Rate | None:
+    """'20/s' -> Rate(20, 1); 'off' (or empty, or a count of 0) -> None."""
+    text = (text or "").strip().lower()
+    if text in ("", "off", "none", "0"):
+        return None
+    count, _, unit = text.partition("/")
+    try:
+        number = int(count)
+        period = PERIODS[unit.strip()]
+    except (ValueError, KeyError):
+        raise ValueError(
+            f"a rate limit is 'N/s', 'N/min', 'N/hour' or 'off', not {text!r}"
+        ) from None
+    return Rate(number, period) if number > 0 else None
+
+
+def rate_for(scope: str) -> Rate | None:
+    return parse_rate(getattr(settings, f"RATE_LIMIT_{scope.upper()}", "off"))
+
+
+def check(scope: str, client: str) -> None:
+    """Count one request of `client` in `scope`; raise RateLimited when it is one too many."""
+    rate = rate_for(scope)
+    if rate is None:
+        return
+    now = time.time()
+    window = int(now // rate.period)
+    key = f"ratelimit:{scope}:{client}:{window}"
+    if cache.add(key, 1, timeout=rate.period + 1):
+        return
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the window's key expired between add and incr: a fresh window
+        cache.add(key, 1, timeout=rate.period + 1)
+        return
+    if count > rate.count:
+        raise RateLimited(scope, rate, max(1, math.ceil((window + 1) * rate.period - now)))
+
+
+def check_settings(app_configs=None, **kwargs) -> list:
+    """System check (`manage.py check`, `migrate`): both rates must parse."""
+    from django.core.checks import Error
+
+    problems = []
+    for scope in SCOPE_WORDS:
+        try:
+            rate_for(scope)
+        except ValueError as exc:
+            problems.append(Error(f"RATE_LIMIT_{scope.upper()}: {exc}", id="games.E001"))
+    return problems
+
+
+def client_address(scope: dict) -> str:
+    """The client's address from an ASGI scope (or a Django request's META-like dict)."""
+    client = scope.get("client")
+    if client:
+        return str(client[0])
+    return str(scope.get("REMOTE_ADDR") or "unknown")
