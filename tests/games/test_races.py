@@ -13,7 +13,7 @@ from games.replay import replay
 from tests.games.conftest import EXAMPLE_DECK
 
 pytestmark = pytest.mark.django_db(transaction=True)
-THREADS = 20
+THREADS = 50
 
 
 def run_at_once(worker, count=THREADS):
@@ -44,7 +44,7 @@ def assert_log_is_whole(game: Game):
     assert replay(game) == game.state
 
 
-def test_twenty_declares_at_once_make_exactly_one_declarer(db):
+def test_fifty_declares_at_once_make_exactly_one_declarer(db):
     game = services.game_create(
         kind="set", options={"rules": "declare", "deck": EXAMPLE_DECK}, is_open=True
     )
@@ -59,7 +59,7 @@ def test_twenty_declares_at_once_make_exactly_one_declarer(db):
     assert_log_is_whole(game)
 
 
-def test_twenty_claims_of_one_set_at_once_score_exactly_once(db):
+def test_fifty_claims_of_one_set_at_once_score_exactly_once(db):
     game = services.game_create(kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK})
     seats = [
         services.game_join(game_id=game.pk, player=Player.objects.create(name=f"p{i}"))
