@@ -196,7 +196,7 @@ SET_WATCH_TIMEOUT_S = float(os.environ.get("SET_WATCH_TIMEOUT_S", "30"))
 GAME_DB_THREADS = int(os.environ.get("GAME_DB_THREADS", "0"))
 # Per-client rate limits (games/limits.py): joining a game or table, and moves through the JSON
 # API, the WebSocket and the plain-text protocol. "N/s", "N/min", "N/hour" or "off".
-RATE_LIMIT_JOINS = os.environ.get("RATE_LIMIT_JOINS", "30/min")
+RATE_LIMIT_JOINS = os.environ.get("RATE_LIMIT_JOINS", "60/min")
 RATE_LIMIT_MOVES = os.environ.get("RATE_LIMIT_MOVES", "20/s")
 
 LOGGING = {

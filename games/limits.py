@@ -2,7 +2,7 @@
 
 Two scopes, each set in settings (from the environment) as "N/s", "N/min", "N/hour" or "off":
 
-- ``joins`` (RATE_LIMIT_JOINS, default 30/min): creating or joining a game, and a new name at a
+- ``joins`` (RATE_LIMIT_JOINS, default 60/min): creating or joining a game, and a new name at a
   plain-text table; counted per client address (the ASGI scope's client, so run daphne with
   ``--proxy-headers`` behind a proxy).
 - ``moves`` (RATE_LIMIT_MOVES, default 20/s): actions through the JSON API, the WebSocket and
