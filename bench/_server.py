@@ -1,12 +1,16 @@
 """Start the app under daphne on a free loopback port with a throwaway SQLite file (bench helper).
 
-Used by bench/bench_server.py: `Server` runs `manage.py migrate` then
-`daphne -b 127.0.0.1 -p <port> config.asgi:application` like `make run`, with DJANGO_DEBUG=0,
-waits for /healthz, and always stops the process it started (terminate, then kill).
+Used by bench/bench_server.py and bench/bench_load.py: `Server` runs `manage.py migrate` then
+`daphne -b 127.0.0.1 -p <port> config.asgi:application` like `make run`, with DJANGO_DEBUG=0 and
+the rate limits off (RATE_LIMIT_JOINS=off, RATE_LIMIT_MOVES=off: a benchmark measures the server,
+not the limiter), waits for /healthz, and always stops the process it started (terminate, then
+kill). `extra_env` points it elsewhere (DATABASE_URL, REDIS_URL, ...); `migrate=False` skips the
+migration when another server of the same database already ran it.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import ctypes
 import http.client
@@ -76,8 +80,15 @@ def own_cpu_seconds() -> float:
 class Server:
     """The app under daphne; use as a context manager so it is always stopped."""
 
-    def __init__(self, app: str = "config.asgi:application", extra_env: dict | None = None) -> None:
+    def __init__(
+        self,
+        app: str = "config.asgi:application",
+        extra_env: dict | None = None,
+        *,
+        migrate: bool = True,
+    ) -> None:
         self.app = app
+        self.migrate = migrate
         self.python = sys.executable
         self.daphne = str(Path(self.python).with_name("daphne"))
         self.port = free_port()
@@ -90,8 +101,10 @@ class Server:
             "DJANGO_DEBUG": "0",
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "DJANGO_SETTINGS_MODULE": "config.settings",
+            "RATE_LIMIT_JOINS": "off",
+            "RATE_LIMIT_MOVES": "off",
         }
-        for name in ("DATABASE_URL", "REDIS_URL"):
+        for name in ("DATABASE_URL", "REDIS_URL", "CHANNEL_PREFIX"):
             self.env.pop(name, None)
         self.env.update(extra_env or {})
 
@@ -111,16 +124,8 @@ class Server:
         self.stop()
 
     def start(self, timeout: float = 30.0) -> None:
-        migrate = subprocess.run(
-            [self.python, "manage.py", "migrate", "--noinput", "--run-syncdb"],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        if migrate.returncode:
-            raise RuntimeError(f"migrate failed:\n{migrate.stdout}\n{migrate.stderr}")
+        if self.migrate:
+            self.run_migrate()
         log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop() via the process
         self._log = log
         self.proc = subprocess.Popen(
@@ -147,6 +152,22 @@ class Server:
                 pass
             time.sleep(0.1)
         raise RuntimeError(f"daphne did not answer /healthz in {timeout:.0f} s:\n{self.log_tail()}")
+
+    def run_migrate(self) -> None:
+        migrate = subprocess.run(
+            [self.python, "manage.py", "migrate", "--noinput", "--run-syncdb"],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if migrate.returncode:
+            raise RuntimeError(f"migrate failed:\n{migrate.stdout}\n{migrate.stderr}")
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc else None
 
     def cpu(self) -> float:
         return cpu_seconds(self.proc.pid) if self.proc and self.proc.poll() is None else 0.0
@@ -192,3 +213,47 @@ class Server:
         except OSError:
             return ""
         return "".join(line for line in text.splitlines(True) if not ACCESS_LINE.match(line))
+
+
+# -- the server's tracebacks, for a report ---------------------------------------------------------
+
+CHAINED = ("The above exception", "During handling")
+CONTINUED = (" ", "Traceback", *CHAINED)
+
+
+def tracebacks_in(log: str) -> list[str]:
+    """Each traceback in the server's output, with the line before it (e.g. the failing path)."""
+    lines = log.splitlines()
+    blocks: list[str] = []
+    i = 0
+    while i < len(lines):
+        if not lines[i].startswith("Traceback"):
+            i += 1
+            continue
+        start = i - 1 if i and lines[i - 1].strip() else i
+        j = i + 1
+        while j < len(lines):
+            line = lines[j]
+            if line.strip() and not line.startswith(CONTINUED):
+                after = [rest for rest in lines[j + 1 : j + 4] if rest.strip()]
+                if not (after and after[0].startswith(CHAINED)):
+                    break  # the exception line that ends the (chain of) traceback(s)
+            j += 1
+        blocks.append("\n".join(lines[start : j + 1]).rstrip())
+        i = j + 1
+    return blocks
+
+
+def print_server_errors(log: str, shown: int = 2) -> None:
+    """The first tracebacks the server logged, and a count of every kind."""
+    blocks = tracebacks_in(log)
+    if not blocks:
+        if log.strip():
+            print("\nServer output (first lines):\n" + log.strip()[:2000])
+        return
+    kinds = collections.Counter(block.splitlines()[-1][:160] for block in blocks)
+    print(f"\nServer log: {len(blocks)} tracebacks:")
+    for kind, count in kinds.most_common():
+        print(f"  {count} x {kind}")
+    for block in blocks[:shown]:
+        print("\n" + block[-4000:])

@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import collections
 import contextlib
 import itertools
 import os
@@ -62,7 +61,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _clients import AsyncConn, Conn, Reply, build_request, percentile  # noqa: E402
-from _server import Server, machine_busy_seconds, own_cpu_seconds, raise_fd_limit  # noqa: E402
+from _server import (  # noqa: E402
+    Server,
+    machine_busy_seconds,
+    own_cpu_seconds,
+    print_server_errors,
+    raise_fd_limit,
+)
 
 WATCHDOG_S = 175  # the whole run stays under ~3 minutes
 LOST_AFTER_S = 5.0
@@ -732,48 +737,6 @@ def main(argv: list[str]) -> int:
         print_server_errors(getattr(server, "final_log", ""))
         return 1
     return 0
-
-
-CHAINED = ("The above exception", "During handling")
-CONTINUED = (" ", "Traceback", *CHAINED)
-
-
-def tracebacks_in(log: str) -> list[str]:
-    """Each traceback in the server's output, with the line before it (e.g. the failing path)."""
-    lines = log.splitlines()
-    blocks: list[str] = []
-    i = 0
-    while i < len(lines):
-        if not lines[i].startswith("Traceback"):
-            i += 1
-            continue
-        start = i - 1 if i and lines[i - 1].strip() else i
-        j = i + 1
-        while j < len(lines):
-            line = lines[j]
-            if line.strip() and not line.startswith(CONTINUED):
-                after = [rest for rest in lines[j + 1 : j + 4] if rest.strip()]
-                if not (after and after[0].startswith(CHAINED)):
-                    break  # the exception line that ends the (chain of) traceback(s)
-            j += 1
-        blocks.append("\n".join(lines[start : j + 1]).rstrip())
-        i = j + 1
-    return blocks
-
-
-def print_server_errors(log: str, shown: int = 2) -> None:
-    """The first tracebacks the server logged, and a count of every kind."""
-    blocks = tracebacks_in(log)
-    if not blocks:
-        if log.strip():
-            print("\nServer output (first lines):\n" + log.strip()[:2000])
-        return
-    kinds = collections.Counter(block.splitlines()[-1][:160] for block in blocks)
-    print(f"\nServer log: {len(blocks)} tracebacks:")
-    for kind, count in kinds.most_common():
-        print(f"  {count} x {kind}")
-    for block in blocks[:shown]:
-        print("\n" + block[-4000:])
 
 
 if __name__ == "__main__":

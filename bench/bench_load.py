@@ -1,0 +1,1182 @@
+"""Load benchmark: 100 Set tables of 4 players each, playing through the JSON API and WebSockets.
+
+Run on demand (never part of the test suite; both scenarios take about 75 s, never more than
+three minutes)::
+
+    .venv/bin/python bench/bench_load.py
+    .venv/bin/python bench/bench_load.py --scenario scaled --duration 20 --profile
+    .venv/bin/python bench/run_all.py load          # or `make bench`: every bench/bench_*.py
+
+Scenarios:
+
+- **scaled**: two daphne processes on two free loopback ports, sharing a throwaway PostgreSQL
+  database (``bench_load_<pid>`` created with psycopg on 127.0.0.1:5432 as user postgres, migrated
+  once, dropped at the end) and Redis on 127.0.0.1:6379 (db 0; a ``CHANNEL_PREFIX`` unique to the
+  run names its keys, which are deleted at the end). Tables alternate between the servers, and
+  the 4 players of each table are split 2 and 2 across both, so every move's fan-out crosses
+  Redis.
+- **embedded**: one daphne as ``make run`` starts it (a fresh SQLite file, the in-memory channel
+  layer).
+
+Every server runs with ``DJANGO_DEBUG=0``, loopback-only hosts, and the rate limits off
+(``RATE_LIMIT_JOINS=off``, ``RATE_LIMIT_MOVES=off``): 400 players joining from one address would
+hit the joins limit at once, and the benchmark measures the server, not the limiter.
+
+The players: each table is a Set game created with ``POST /api/games/`` (kind ``set``, classic
+rules, 4 attributes, so a valid claim of three cards scores at once). Each of its 4 players joins
+(``POST /api/games/<id>/join``), opens ``/ws/games/<id>/?token=<seat token>`` (Origin: the
+server's origin) and then, until the run ends: thinks for a random time (uniform in ``--think``,
+default 0-1.2 s), looks for the sets on the newest board it has (pushed by its WebSocket, or
+returned by its own last move) with the project's engine (``cards.engine.fast.all_sets_codes``),
+picks one at random (people looking at one board do not all spot the same set) and claims it with
+``POST /api/games/<id>/moves`` and ``Authorization: Token <token>``. Four players racing on
+one board lose races: a claim answered 400 "Those cards were just taken." (or "The game is over.")
+is a lost race, counted apart from errors. When a game ends (81 cards take about 25 sets), the
+first player to notice creates a new game on the same table and the four join it and reconnect,
+so every table keeps playing for the whole run; the games started are reported.
+
+The load generator is this script itself in ``--workers`` processes (default 1; tables are
+split between them, a table's players always in one process), each an asyncio loop with the lean
+keep-alive HTTP client of bench/_clients.py and the ``websockets`` package. Its CPU and its event
+loop's lag are reported: when the lag grows, the generator, not the server, is the limit.
+
+Measured over ``--duration`` seconds (default 20) after ``--warmup`` seconds (default 5) of
+play; a figure counts a move whose POST was sent inside that window:
+
+- accepted moves/s (claims the server confirmed as sets) and all move requests/s, next to the
+  offered rate (players / mean think time: what they would send if the server answered at once);
+- move latency p50/p99: POST sent -> its response received (every move request);
+- fan-out p50/p99: an accepted move's POST sent -> each *other* player's WebSocket receiving a
+  state of that version or newer (players seated and connected before the POST); also the
+  per-move maximum ("all others updated"); a push not received within 5 s is lost;
+- errors: any 5xx or unexpected status or reply (and the run's exit status is then 1);
+- CPU over the window, in cores: each server process, the load generator, PostgreSQL (all its
+  processes) and Redis, and the rest of the machine.
+
+Target on this 2-core machine: >= 300 accepted moves/s with move p99 < 100 ms (PASS/MISS).
+
+``--profile`` samples each server process with py-spy (``pip install py-spy``; not a project
+requirement) during the window, 100 times a second while it holds the GIL (a daphne process runs
+Python on one core at a time), and prints where that time goes: by thread, by package, the
+project's functions with what they call, and the hottest frames; ``--profile-dir`` keeps the raw
+samples (collapsed stacks). Sampling costs the servers a little: compare with runs without it.
+``--app module:application`` serves a variant of the server, to measure a change without
+editing it; ``--json FILE`` writes the figures.
+
+Exit status: 0 when every scenario ran (MISSes and lost pushes included: a push over 5 s late on
+a saturated machine is slow, not wrong); 1 on errors (a socket the server closed is one), a failed
+scenario or an interrupted run. Servers, worker processes, the database and the Redis keys are
+always cleaned up, on Ctrl-C, SIGTERM and the 175 s watchdog too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import contextlib
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(1, str(HERE.parent))
+
+from _clients import AsyncConn, build_request, percentile  # noqa: E402
+from _server import (  # noqa: E402
+    CLK_TCK,
+    Server,
+    _die_with_parent,
+    cpu_seconds,
+    machine_busy_seconds,
+    own_cpu_seconds,
+    print_server_errors,
+    raise_fd_limit,
+)
+
+from cards.engine.fast import all_sets_codes  # noqa: E402
+
+WATCHDOG_S = 175  # both scenarios stay under ~3 minutes
+LOST_AFTER_S = 5.0
+READY_TIMEOUT_S = 60.0
+PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+PG_URL = "postgres://postgres@127.0.0.1:5432/{db}"
+REDIS_URL = "redis://127.0.0.1:6379/0"
+TARGET_MOVES_S = 300.0
+TARGET_P99_S = 0.100
+RACES = ("Those cards were just taken.", "The game is over.")
+VERSION = re.compile(rb'"version":(\d+)')
+SCENARIOS = ("scaled", "embedded")
+# Django's log line for each 4xx answer (a lost race is one): not worth showing with the errors.
+CLIENT_ERROR_LINE = re.compile(r"^[A-Z][A-Za-z ]+: /\S*\n", re.M)
+
+
+# == the load generator (a worker process) =========================================================
+
+
+class Stats:
+    """What one worker saw; moves count when their POST was sent inside the window."""
+
+    def __init__(self, start: float, end: float) -> None:
+        self.start, self.end = start, end
+        self.sent = self.accepted = self.races = 0
+        self.latency: list[float] = []
+        self.accepted_latency: list[float] = []
+        self.fanout: list[float] = []
+        self.fanout_all: list[float] = []
+        self.lost = 0
+        self.games = 0  # games started in the window
+        self.joins = 0
+        self.join_latency: list[float] = []
+        self.lag: list[float] = []
+        self.errors: collections.Counter[str] = collections.Counter()
+
+    def inside(self, at: float) -> bool:
+        return self.start <= at < self.end
+
+    def error(self, message: str) -> None:
+        self.errors[message[:300]] += 1
+
+    def as_json(self) -> dict:
+        data = {k: v for k, v in vars(self).items() if k != "errors"}
+        data["errors"] = dict(self.errors)
+        return data
+
+
+class Fan:
+    """One accepted move waiting for the other players' sockets to show its version."""
+
+    __slots__ = ("sent", "waiting", "slowest", "stats", "counted", "sealed", "missed")
+
+    def __init__(self, sent: float, stats: Stats) -> None:
+        self.sent, self.stats = sent, stats
+        self.waiting, self.slowest = 0, 0.0
+        self.counted = stats.inside(sent)
+        self.sealed = self.missed = False
+
+    def arrived(self, at: float) -> None:
+        latency = max(at - self.sent, 0.0)
+        self.slowest = max(self.slowest, latency)
+        self.waiting -= 1
+        if self.counted:
+            self.stats.fanout.append(latency)
+        self.finish()
+
+    def lost(self) -> None:
+        self.waiting -= 1
+        self.missed = True
+        if self.counted:
+            self.stats.lost += 1
+
+    def seal(self) -> None:
+        """Every socket that should show the move is registered: the last one ends the wait."""
+        self.sealed = True
+        self.finish()
+
+    def finish(self) -> None:
+        if self.sealed and not self.waiting and self.counted and not self.missed:
+            self.stats.fanout_all.append(self.slowest)
+            self.counted = False  # once
+
+
+class Sock:
+    """A player's WebSocket on one game: the newest state it received, and who waits for what."""
+
+    def __init__(self, ws, game_id: int) -> None:
+        self.ws, self.game_id = ws, game_id
+        self.version = -1
+        self.raw: bytes | None = None  # the newest state message, parsed only when needed
+        self.first_at: float | None = None
+        self.arrivals: collections.deque[tuple[int, float]] = collections.deque(maxlen=64)
+        self.waiters: list[tuple[int, Fan]] = []
+        self.first = asyncio.get_running_loop().create_future()
+        self.closing = False
+
+    async def read(self, stats: Stats) -> None:
+        try:
+            while True:
+                data = await self.ws.recv(decode=False)
+                at = time.perf_counter()
+                found = VERSION.search(data, 0, 80)
+                if not data.startswith(b'{"type":"state"') or found is None:
+                    stats.error(f"WebSocket message: {data[:200]!r}")
+                    continue
+                version = int(found.group(1))
+                if version <= self.version:
+                    continue
+                self.version, self.raw = version, data
+                self.arrivals.append((version, at))
+                if self.first_at is None:
+                    self.first_at = at
+                    self.first.set_result(at)
+                if self.waiters:
+                    still = []
+                    for wanted, fan in self.waiters:
+                        if wanted <= version:
+                            fan.arrived(at)
+                        else:
+                            still.append((wanted, fan))
+                    self.waiters = still
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a closed socket ends the reader
+            if not self.closing:
+                stats.error(f"WebSocket on game {self.game_id} closed: {exc!r}")
+            if not self.first.done():
+                self.first.set_exception(exc)
+                self.first.exception()
+
+    def expect(self, version: int, fan: Fan) -> None:
+        """Note when this socket shows `version` (maybe it already did)."""
+        fan.waiting += 1
+        if self.version >= version:
+            fan.arrived(next(at for v, at in self.arrivals if v >= version))
+        else:
+            self.waiters.append((version, fan))
+
+    def sweep(self, now: float) -> None:
+        if self.waiters and now - self.waiters[0][1].sent > LOST_AFTER_S:
+            keep = []
+            for wanted, fan in self.waiters:
+                if now - fan.sent > LOST_AFTER_S:
+                    fan.lost()
+                else:
+                    keep.append((wanted, fan))
+            self.waiters = keep
+
+
+class Table:
+    def __init__(self, spec: dict, gen: Generator) -> None:
+        self.index, self.gen = spec["index"], gen
+        self.game_id: int | None = None
+        self.creating: asyncio.Future | None = None
+        self.players = [Player(self, n, port) for n, port in enumerate(spec["ports"])]
+        self.socks: dict[int, dict[str, Sock]] = {}  # game id -> player name -> socket
+
+    async def new_game(self, player: Player, finished: int | None) -> None:
+        """Start the table's next game, once however many players noticed the end."""
+        if self.game_id != finished:
+            return
+        if self.creating is not None:
+            await asyncio.shield(self.creating)
+            return
+        self.creating = asyncio.get_running_loop().create_future()
+        try:
+            body = json.dumps({"kind": "set", "options": {"rules": "classic", "attributes": 4}})
+            reply = await player.request("POST", "/api/games/", body.encode())
+            if reply.status != 201:
+                raise RuntimeError(f"POST /api/games/ -> {reply.status}: {reply.text[:200]}")
+            self.game_id = reply.json()["id"]
+            if self.gen.stats.inside(time.perf_counter()):
+                self.gen.stats.games += 1
+            self.creating.set_result(self.game_id)
+        except Exception as exc:
+            self.creating.set_exception(exc)
+            self.creating.exception()
+            raise
+        finally:
+            self.creating = None
+        if finished is not None:
+            asyncio.get_running_loop().call_later(LOST_AFTER_S + 1, self.socks.pop, finished, None)
+
+
+class Player:
+    def __init__(self, table: Table, number: int, port: int) -> None:
+        self.table, self.port = table, port
+        self.name = f"t{table.index}p{number}"
+        self.conn = AsyncConn(port)
+        self.game_id: int | None = None
+        self.token = ""
+        self.sock: Sock | None = None
+        self.view: dict | None = None
+        self.view_version = -1
+
+    @property
+    def stats(self) -> Stats:
+        return self.table.gen.stats
+
+    async def request(self, method: str, path: str, body: bytes = b"", token: str = ""):
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Token {token}"
+        if self.conn.writer is None:
+            await self.conn.connect()
+        self.conn.send(build_request(method, path, self.port, body, headers))
+        try:
+            return await self.conn.read_reply()
+        except (OSError, asyncio.IncompleteReadError, EOFError):
+            self.conn.close()
+            raise
+
+    async def join(self) -> None:
+        """Take a seat at the table's current game and open its WebSocket."""
+        from websockets.asyncio.client import connect
+
+        game_id = self.table.game_id
+        body = json.dumps({"name": self.name}).encode()
+        sent = time.perf_counter()
+        reply = await self.request("POST", f"/api/games/{game_id}/join", body)
+        if self.stats.inside(sent):
+            self.stats.joins += 1
+            self.stats.join_latency.append(reply.at - sent)
+        if reply.status == 409 and "over" in reply.text:
+            await self.table.new_game(self, game_id)  # it ended before this player came
+            return
+        if reply.status != 201:
+            raise RuntimeError(f"POST /api/games/{game_id}/join -> {reply.status}: {reply.text}")
+        token = reply.json()["token"]
+        self.retire()
+        uri = f"ws://127.0.0.1:{self.port}/ws/games/{game_id}/?token={token}"
+        origin = f"http://127.0.0.1:{self.port}"
+        ws = await connect(uri, origin=origin, proxy=None, compression=None, max_size=None)
+        sock = Sock(ws, game_id)
+        self.table.gen.spawn(sock.read(self.stats))
+        await asyncio.wait_for(sock.first, 10.0)
+        self.game_id, self.token, self.sock = game_id, token, sock
+        self.view, self.view_version = None, -1
+        self.table.socks.setdefault(game_id, {})[self.name] = sock
+
+    def retire(self) -> None:
+        """Close the socket of a finished game once it has shown the moves others wait for."""
+        sock, self.sock = self.sock, None
+        if sock is None:
+            return
+
+        async def close_when_done() -> None:
+            give_up = time.perf_counter() + LOST_AFTER_S + 0.5
+            while sock.waiters and time.perf_counter() < give_up:
+                await asyncio.sleep(0.05)
+            sock.sweep(time.perf_counter() + LOST_AFTER_S + 1)
+            sock.closing = True
+            await sock.ws.close()
+
+        self.table.gen.spawn(close_when_done())
+
+    def newest_view(self) -> dict:
+        sock = self.sock
+        if sock.version > self.view_version:
+            message = json.loads(sock.raw)
+            self.view, self.view_version = message["view"], message["version"]
+        return self.view
+
+    async def claim(self) -> None:
+        view = self.newest_view()
+        if view["over"]:
+            await self.table.new_game(self, self.game_id)
+            return
+        codes = {card["code"]: card["digits"] for card in view["board"]}
+        sets = all_sets_codes(list(codes), view["attributes"])
+        if not sets:
+            return  # the server deals more cards when there is no set: wait for the push
+        found = random.choice(sets)  # players who see one board do not all see the same set
+        body = json.dumps({"type": "claim", "cards": [codes[c] for c in found]}).encode()
+        stats, game_id = self.stats, self.game_id
+        sent = time.perf_counter()
+        reply = await self.request("POST", f"/api/games/{game_id}/moves", body, self.token)
+        counted = stats.inside(sent)
+        latency = reply.at - sent
+        if counted:
+            stats.sent += 1
+            stats.latency.append(latency)
+        if reply.status == 200:
+            answer = reply.json()
+            version = answer["version"]
+            if answer["outcome"].get("claim") != "set":
+                stats.error(f"claim not judged a set: {reply.text[:200]}")
+                return
+            if counted:
+                stats.accepted += 1
+                stats.accepted_latency.append(latency)
+            fan = Fan(sent, stats)
+            for name, sock in self.table.socks.get(game_id, {}).items():
+                if name != self.name and sock.first_at is not None and sock.first_at < sent:
+                    sock.expect(version, fan)
+            fan.seal()
+            if version > self.view_version:
+                self.view, self.view_version = answer["view"], version
+            return
+        if reply.status == 400 and reply.json().get("detail") in RACES:
+            if counted:
+                stats.races += 1
+            if reply.json()["detail"] == RACES[1]:
+                await self.table.new_game(self, game_id)
+            return
+        stats.error(f"POST /api/games/<id>/moves -> {reply.status}: {reply.text[:200]}")
+
+    async def play(self, think: tuple[float, float]) -> None:
+        end = self.stats.end
+        while time.perf_counter() < end:
+            try:
+                if self.game_id != self.table.game_id:
+                    await self.join()
+                    continue
+                await asyncio.sleep(random.uniform(*think))
+                if time.perf_counter() >= end:
+                    break
+                if self.game_id == self.table.game_id:
+                    await self.claim()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - counted; the player goes on
+                self.stats.error(f"player: {exc!r}")
+                await asyncio.sleep(0.5)
+
+
+class Generator:
+    """One worker process: its tables, their players, and what they saw."""
+
+    def __init__(self, spec: dict) -> None:
+        self.spec = spec
+        self.stats = Stats(float("inf"), float("inf"))
+        self.tasks: set[asyncio.Task] = set()
+        self.tables = [Table(table, self) for table in spec["tables"]]
+
+    def spawn(self, coro) -> asyncio.Task:
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    async def setup(self) -> None:
+        async def seat(table: Table) -> None:
+            await table.new_game(table.players[0], None)
+            await asyncio.gather(*(player.join() for player in table.players))
+
+        limit = asyncio.Semaphore(25)
+
+        async def limited(table: Table) -> None:
+            async with limit:
+                await seat(table)
+
+        await asyncio.gather(*(limited(table) for table in self.tables))
+
+    async def watch_lag(self) -> None:
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(0.01)
+            now = time.perf_counter()
+            if self.stats.inside(before):
+                self.stats.lag.append(now - before - 0.01)
+
+    async def sweep(self) -> None:
+        while True:
+            await asyncio.sleep(0.5)
+            now = time.perf_counter()
+            for table in self.tables:
+                for socks in table.socks.values():
+                    for sock in socks.values():
+                        sock.sweep(now)
+
+    def pending(self) -> int:
+        return sum(
+            len(sock.waiters)
+            for table in self.tables
+            for socks in table.socks.values()
+            for sock in socks.values()
+        )
+
+    async def run(self) -> dict:
+        loop = asyncio.get_running_loop()
+        await self.setup()
+        print("ready", flush=True)
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line.startswith("go "):
+            raise SystemExit(0)
+        start, end = (float(value) for value in line.split()[1:3])
+        self.stats.start, self.stats.end = start, end
+        helpers = [self.spawn(self.watch_lag()), self.spawn(self.sweep())]
+        await asyncio.sleep(max(start - time.perf_counter(), 0))
+        think = tuple(self.spec["think"])
+        players = [
+            self.spawn(player.play(think)) for table in self.tables for player in table.players
+        ]
+        await asyncio.sleep(max(end - time.perf_counter(), 0))
+        await asyncio.wait(players, timeout=5.0)  # the moves in flight
+        give_up = time.perf_counter() + LOST_AFTER_S + 0.5
+        while self.pending() and time.perf_counter() < give_up:
+            await asyncio.sleep(0.05)
+        for table in self.tables:
+            for socks in table.socks.values():
+                for sock in socks.values():
+                    sock.sweep(time.perf_counter() + LOST_AFTER_S + 1)
+                    sock.closing = True
+        for task in helpers + players:
+            task.cancel()
+        closing = [
+            sock.ws.close()
+            for table in self.tables
+            for socks in table.socks.values()
+            for sock in socks.values()
+        ]
+        await asyncio.wait_for(asyncio.gather(*closing, return_exceptions=True), 5.0)
+        for table in self.tables:
+            for player in table.players:
+                player.conn.close()
+        return self.stats.as_json()
+
+
+def worker_main() -> int:
+    """Play the tables given as JSON on stdin; print "ready", wait for "go", print the result."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us on Ctrl-C
+    raise_fd_limit()
+    spec = json.loads(sys.stdin.readline())
+    try:
+        result = asyncio.run(Generator(spec).run())
+    except Exception as exc:  # noqa: BLE001 - reported to the parent
+        print("failed " + json.dumps(repr(exc)), flush=True)
+        return 1
+    print("result " + json.dumps(result), flush=True)
+    return 0
+
+
+# == the orchestrator ==============================================================================
+
+
+@dataclass
+class Outcome:
+    """One scenario's figures, merged over the workers."""
+
+    name: str
+    title: str
+    servers: int = 0
+    duration: float = 0.0
+    players: int = 0
+    think: tuple[float, float] = (0.0, 0.0)
+    sent: int = 0
+    accepted: int = 0
+    races: int = 0
+    games: int = 0
+    joins: int = 0
+    lost: int = 0
+    latency: list[float] = field(default_factory=list)
+    accepted_latency: list[float] = field(default_factory=list)
+    fanout: list[float] = field(default_factory=list)
+    fanout_all: list[float] = field(default_factory=list)
+    join_latency: list[float] = field(default_factory=list)
+    lag: list[float] = field(default_factory=list)
+    errors: collections.Counter = field(default_factory=collections.Counter)
+    cpu: dict[str, float] = field(default_factory=dict)  # cores, over the window
+    profiles: list[str] = field(default_factory=list)
+    server_logs: list[str] = field(default_factory=list)
+    failed: str = ""
+
+    def rate(self, count: int) -> float:
+        return count / self.duration if self.duration else 0.0
+
+    @property
+    def moves_s(self) -> float:
+        return self.rate(self.accepted)
+
+    @property
+    def server_cores(self) -> float:
+        return sum(cores for name, cores in self.cpu.items() if name.startswith("server"))
+
+    @property
+    def p99(self) -> float:
+        return percentile(self.latency, 99)
+
+    @property
+    def passed(self) -> bool:
+        return self.moves_s >= TARGET_MOVES_S and self.p99 < TARGET_P99_S
+
+    def figures(self) -> dict:
+        def pct(values: list[float]) -> dict:
+            return {
+                "p50_ms": round(percentile(values, 50) * 1000, 1),
+                "p99_ms": round(percentile(values, 99) * 1000, 1),
+            }
+
+        return {
+            "scenario": self.name,
+            "moves_s": round(self.moves_s, 1),
+            "requests_s": round(self.rate(self.sent), 1),
+            "offered_s": round(self.players / (sum(self.think) / 2), 1),
+            "races_s": round(self.rate(self.races), 1),
+            "move_latency": pct(self.latency),
+            "fanout": pct(self.fanout),
+            "fanout_all": pct(self.fanout_all),
+            "lost": self.lost,
+            "errors": sum(self.errors.values()),
+            "games_started": self.games,
+            "cpu_cores": {k: round(v, 2) for k, v in self.cpu.items()},
+            "server_cpu_ms_per_request": round(
+                self.server_cores / max(self.rate(self.sent), 1e-9) * 1000, 2
+            ),
+            "server_cpu_ms_per_move": round(self.server_cores / max(self.moves_s, 1e-9) * 1000, 2),
+            "generator_lag": pct(self.lag),
+            "pass": self.passed,
+        }
+
+
+# -- PostgreSQL and Redis -------------------------------------------------------------------------
+
+
+def pg_admin(sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=5) as conn:
+        conn.execute(sql)
+
+
+def pg_sweep_stale() -> None:
+    """Drop databases of earlier runs whose process is gone (a run killed with SIGKILL)."""
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=5) as conn:
+        names = [
+            row[0]
+            for row in conn.execute(
+                "SELECT datname FROM pg_database WHERE datname LIKE 'bench\\_load\\_%'"
+            )
+        ]
+        for name in names:
+            pid = name.removeprefix("bench_load_")
+            if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def redis_forget(prefix: str) -> int:
+    """Delete the run's keys (channel layer groups, cache counters) from Redis, and those left
+    by earlier runs whose process is gone."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL, socket_timeout=5)
+    try:
+        keys = []
+        for key in client.scan_iter(match="bench_load_*", count=1000):
+            pid = key.split(b"_")[2]
+            if key.startswith(prefix.encode()) or not Path(f"/proc/{pid.decode()}").exists():
+                keys.append(key)
+        if keys:
+            client.delete(*keys)
+        return len(keys)
+    finally:
+        client.close()
+
+
+# -- CPU ------------------------------------------------------------------------------------------
+
+
+def cpu_by_command(names: tuple[str, ...]) -> dict[int, float]:
+    """CPU seconds of every process whose command is one of `names`, by pid."""
+    found = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as handle:
+                text = handle.read()
+        except OSError:
+            continue
+        command = text[text.index("(") + 1 : text.rindex(")")]
+        if command in names:
+            fields = text.rsplit(")", 1)[1].split()
+            found[int(entry.name)] = (int(fields[11]) + int(fields[12])) / CLK_TCK
+    return found
+
+
+class Meter:
+    """CPU of the servers, the workers, PostgreSQL, Redis and the whole machine over a window."""
+
+    def __init__(self, servers: list[Server], workers: list[subprocess.Popen]) -> None:
+        self.servers, self.workers = servers, workers
+
+    def snapshot(self) -> dict:
+        return {
+            "at": time.perf_counter(),
+            "servers": [server.cpu() for server in self.servers],
+            "workers": [cpu_seconds(w.pid) if w.poll() is None else 0.0 for w in self.workers],
+            "postgres": cpu_by_command(("postgres",)),
+            "redis": cpu_by_command(("redis-server",)),
+            "machine": machine_busy_seconds(),
+            "self": own_cpu_seconds(),
+        }
+
+    @staticmethod
+    def cores(before: dict, after: dict) -> dict[str, float]:
+        wall = after["at"] - before["at"]
+
+        def by_pid(name: str) -> float:
+            return sum(cpu - before[name].get(pid, 0.0) for pid, cpu in after[name].items())
+
+        cores = {}
+        for i, (a, b) in enumerate(zip(before["servers"], after["servers"], strict=True)):
+            cores[f"server{i + 1}" if len(before["servers"]) > 1 else "server"] = (b - a) / wall
+        cores["generator"] = (
+            sum(b - a for a, b in zip(before["workers"], after["workers"], strict=True))
+            + after["self"]
+            - before["self"]
+        ) / wall
+        cores["postgres"] = by_pid("postgres") / wall
+        cores["redis"] = by_pid("redis") / wall
+        known = sum(cores.values()) * wall
+        cores["other"] = max(after["machine"] - before["machine"] - known, 0.0) / wall
+        return cores
+
+
+# -- profiling ------------------------------------------------------------------------------------
+
+
+def py_spy() -> str | None:
+    beside = Path(sys.executable).with_name("py-spy")
+    return str(beside) if beside.exists() else shutil.which("py-spy")
+
+
+def start_profilers(name: str, servers: list[Server], duration: float, folder: Path) -> list:
+    tool = py_spy()
+    runs = []
+    for i, server in enumerate(servers):
+        out = folder / f"{name}-server{i + 1}.txt"
+        command = [
+            tool,
+            "record",
+            "--pid",
+            str(server.pid),
+            "--duration",
+            str(max(int(duration), 1)),
+            "--rate",
+            "100",
+            "--format",
+            "raw",
+            "--threads",
+            "--gil",
+            "--nolineno",
+            "--output",
+            str(out),
+        ]
+        proc = subprocess.Popen(
+            command,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=_die_with_parent,
+        )
+        runs.append((proc, out))
+    return runs
+
+
+AREAS = (  # a sample's leaf frame's file -> where the time went
+    ("psycopg", "psycopg (PostgreSQL driver)"),
+    ("sqlite3", "sqlite3"),
+    ("django/db/", "Django ORM and db backends"),
+    ("rest_framework/", "DRF (views, parsers, renderers, auth)"),
+    ("django/", "Django (handlers, middleware, urls, http)"),
+    ("channels_redis/", "channels-redis and redis client"),
+    ("redis/", "channels-redis and redis client"),
+    ("msgpack", "channels-redis and redis client"),
+    ("channels/", "Channels (consumers, layers)"),
+    ("daphne/", "daphne and Twisted (HTTP, WebSocket frames)"),
+    ("twisted/", "daphne and Twisted (HTTP, WebSocket frames)"),
+    ("autobahn/", "daphne and Twisted (HTTP, WebSocket frames)"),
+    ("txaio/", "daphne and Twisted (HTTP, WebSocket frames)"),
+    ("zope/", "daphne and Twisted (HTTP, WebSocket frames)"),
+    ("asgiref/", "asgiref (sync/async hops)"),
+    ("asyncio/", "asyncio event loop"),
+    ("json/", "json encode/decode"),
+    ("games/", "games platform (services, selectors, consumers)"),
+    ("cards/", "Set engine (rules, views, cards)"),
+    ("concurrent/", "threads and queues"),
+    ("threading", "threads and queues"),
+    ("queue", "threads and queues"),
+    ("logging/", "logging"),
+)
+FRAME = re.compile(r"^(.*) \((.*)\)$")
+TRAILING_NUMBER = re.compile(r"[_-]?\d+$")
+
+
+def area_of(path: str) -> str:
+    for prefix, area in AREAS:
+        if prefix in path:
+            return area
+    return "other Python (stdlib)"
+
+
+def thread_of(frame: str) -> str:
+    name = frame.split(": ", 1)[-1]
+    if name == "MainThread":
+        return "event loop (daphne/Twisted + asyncio: HTTP, WebSockets, consumers)"
+    if name.startswith("games-db"):
+        return "games-db threads (WebSocket reads of games)"
+    if name.startswith(("ThreadPoolExecutor", "asgiref")):
+        return "Django sync thread (API views, moves)"
+    return "thread " + TRAILING_NUMBER.sub("", name)
+
+
+def summarize_profile(path: Path, top: int = 14) -> str:
+    """Where a server's sampled CPU went: by thread, by package, by function."""
+    threads: collections.Counter[str] = collections.Counter()
+    areas: collections.Counter[str] = collections.Counter()
+    leaf: collections.Counter[str] = collections.Counter()
+    inclusive: collections.Counter[str] = collections.Counter()
+    total = 0
+    for line in path.read_text(errors="replace").splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        n = int(count)
+        frames = stack.split(";")
+        total += n
+        threads[thread_of(frames[0])] += n
+        last = FRAME.match(frames[-1])
+        where = last.group(2) if last else frames[-1]
+        areas[area_of(where)] += n
+        leaf[frames[-1]] += n
+        for frame in set(frames[1:]):
+            match = FRAME.match(frame)
+            if match and match.group(2).startswith(("games/", "cards/", "config/")):
+                inclusive[frame] += n
+    if not total:
+        return "  (no samples)"
+
+    def lines(counter: collections.Counter, limit: int) -> list[str]:
+        return [f"    {n / total:6.1%}  {name}" for name, n in counter.most_common(limit)]
+
+    out = [f"  {total} samples (100 a second while holding the GIL)", "  by thread:"]
+    out += lines(threads, 6)
+    out += ["  by package (the sampled frame's own code):"]
+    out += lines(areas, 12)
+    out += ["  project functions, including what they call:"]
+    out += lines(inclusive, top)
+    out += ["  hottest frames (self time):"]
+    out += lines(leaf, top)
+    return "\n".join(out)
+
+
+# -- one scenario ---------------------------------------------------------------------------------
+
+
+def start_workers(count: int, tables: list[dict], think: tuple[float, float]) -> list:
+    workers = []
+    for n in range(count):
+        spec = {"tables": tables[n::count], "think": list(think)}
+        proc = subprocess.Popen(
+            [sys.executable, __file__, "--worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            preexec_fn=_die_with_parent,
+        )
+        proc.stdin.write(json.dumps(spec) + "\n")
+        proc.stdin.flush()
+        workers.append(proc)
+    return workers
+
+
+def read_line(proc: subprocess.Popen, timeout: float) -> str:
+    """One line from a worker, or "" after `timeout` seconds or when it exited."""
+    import selectors
+
+    with selectors.DefaultSelector() as selector:
+        selector.register(proc.stdout, selectors.EVENT_READ)
+        if not selector.select(timeout):
+            return ""
+    return proc.stdout.readline()
+
+
+def stop_workers(workers: list[subprocess.Popen]) -> None:
+    for proc in workers:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in workers:
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+def run_scenario(name: str, args, cleanup: list) -> Outcome:
+    """Start the servers of a scenario, play, measure, and stop everything it started."""
+    run_id = f"bench_load_{os.getpid()}"
+    if name == "scaled":
+        title = "scaled: 2 daphne processes, PostgreSQL, Redis"
+        pg_sweep_stale()
+        pg_admin(f'DROP DATABASE IF EXISTS "{run_id}" WITH (FORCE)')
+        pg_admin(f'CREATE DATABASE "{run_id}"')
+        cleanup.append(lambda: pg_admin(f'DROP DATABASE IF EXISTS "{run_id}" WITH (FORCE)'))
+        prefix = f"{run_id}_{int(time.time())}"
+        cleanup.append(lambda: redis_forget(prefix))
+        env = {
+            "DATABASE_URL": PG_URL.format(db=run_id),
+            "REDIS_URL": REDIS_URL,
+            "CHANNEL_PREFIX": prefix,
+        }
+        servers = [Server(args.app, extra_env=env, migrate=n == 0) for n in range(2)]
+    else:
+        title = "embedded: 1 daphne process, SQLite, in-memory channel layer"
+        servers = [Server(args.app)]
+    outcome = Outcome(name, title, servers=len(servers), duration=args.duration)
+    outcome.players = args.tables * args.players
+    outcome.think = args.think
+    workers: list[subprocess.Popen] = []
+    keep = args.profile_dir
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+    profile_dir = keep or Path(tempfile.mkdtemp(prefix="bench-load-profile-"))
+    try:
+        for server in servers:
+            cleanup.append(server.stop)
+            server.start()
+        ports = [server.port for server in servers]
+        print(f"  servers on {', '.join(server.origin for server in servers)}", flush=True)
+        tables = [
+            {
+                "index": t,
+                "ports": [ports[(t + p) % len(ports)] for p in range(args.players)],
+            }
+            for t in range(args.tables)
+        ]
+        workers = start_workers(args.workers, tables, args.think)
+        cleanup.append(lambda: stop_workers(workers))
+        setup_start = time.perf_counter()
+        for proc in workers:
+            line = read_line(proc, READY_TIMEOUT_S)
+            if line.strip() != "ready":
+                raise RuntimeError(f"a load worker did not get ready: {line.strip()[:500]!r}")
+        print(
+            f"  {outcome.players} players seated and connected in "
+            f"{time.perf_counter() - setup_start:.1f} s; warm-up {args.warmup:.0f} s, "
+            f"measuring {args.duration:.0f} s",
+            flush=True,
+        )
+        start = time.perf_counter() + args.warmup
+        end = start + args.duration
+        for proc in workers:
+            proc.stdin.write(f"go {start!r} {end!r}\n")
+            proc.stdin.flush()
+        meter = Meter(servers, workers)
+        time.sleep(max(start - time.perf_counter(), 0))
+        profilers = []
+        if args.profile:
+            profilers = start_profilers(name, servers, args.duration, profile_dir)
+        before = meter.snapshot()
+        time.sleep(max(end - time.perf_counter(), 0))
+        after = meter.snapshot()
+        outcome.duration = after["at"] - before["at"]
+        outcome.cpu = Meter.cores(before, after)
+        for proc in workers:
+            line = read_line(proc, 30.0)
+            if not line.startswith("result "):
+                raise RuntimeError(f"a load worker failed: {line.strip()[:500]!r}")
+            merge(outcome, json.loads(line.removeprefix("result ")))
+        for proc, out in profilers:
+            try:
+                _, err = proc.communicate(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                err = "py-spy did not finish"
+            if out.exists():
+                outcome.profiles.append(summarize_profile(out))
+            else:
+                outcome.profiles.append(f"  py-spy wrote nothing: {err.strip()[-500:]}")
+    finally:
+        stop_workers(workers)
+        for server in servers:
+            server.stop()
+            outcome.server_logs.append(getattr(server, "final_log", ""))
+        if keep is None:
+            shutil.rmtree(profile_dir, ignore_errors=True)
+        elif args.profile:
+            print(f"  py-spy samples kept in {profile_dir}/{name}-server*.txt", flush=True)
+    return outcome
+
+
+def merge(outcome: Outcome, stats: dict) -> None:
+    for key in ("sent", "accepted", "races", "games", "joins", "lost"):
+        setattr(outcome, key, getattr(outcome, key) + stats[key])
+    for key in ("latency", "accepted_latency", "fanout", "fanout_all", "join_latency", "lag"):
+        getattr(outcome, key).extend(stats[key])
+    outcome.errors.update(stats["errors"])
+
+
+# -- report ---------------------------------------------------------------------------------------
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def dist(values: list[float]) -> str:
+    return f"p50 {ms(percentile(values, 50))}, p99 {ms(percentile(values, 99))}"
+
+
+def report(outcomes: list[Outcome], args) -> None:
+    if not outcomes:
+        print("\nNo scenario finished.")
+        return
+    think = f"{args.think[0]:g}-{args.think[1]:g} s"
+    print()
+    print(
+        f"Load: {args.tables} Set tables (classic) x {args.players} players, think {think}, "
+        f"{args.duration:g} s measured after {args.warmup:g} s warm-up, {os.cpu_count()} CPUs, "
+        f"load generator in {args.workers} process(es)"
+    )
+    rows: list[tuple[str, list[str]]] = []
+
+    def row(label: str, cell) -> None:
+        rows.append((label, [cell(o) if not o.failed else "-" for o in outcomes]))
+
+    row(
+        f"accepted moves/s (target >= {TARGET_MOVES_S:.0f})",
+        lambda o: f"{o.moves_s:,.0f}",
+    )
+    row("move requests/s (sent)", lambda o: f"{o.rate(o.sent):,.0f}")
+    row("  offered (players / mean think)", lambda o: f"{o.players / (sum(o.think) / 2):,.0f}")
+    row("  lost races/s (just taken, over)", lambda o: f"{o.rate(o.races):,.0f}")
+    row(f"move latency (target p99 < {TARGET_P99_S * 1000:.0f} ms)", lambda o: dist(o.latency))
+    row("  accepted moves only", lambda o: dist(o.accepted_latency))
+    row("fan-out to each other player", lambda o: dist(o.fanout))
+    row("  all 3 others updated (per move)", lambda o: dist(o.fanout_all))
+    row("lost pushes (none in 5 s)", lambda o: f"{o.lost}")
+    row("errors", lambda o: f"{sum(o.errors.values())}")
+    row("games started (create + 4 joins)", lambda o: f"{o.games} ({o.rate(o.games):.1f}/s)")
+    row("  join latency", lambda o: dist(o.join_latency))
+    row(
+        "CPU, cores: server(s)",
+        lambda o: " + ".join(f"{v:.2f}" for k, v in o.cpu.items() if k.startswith("server")),
+    )
+    row(
+        "  server CPU per request / accepted",
+        lambda o: f"{ms(o.server_cores / max(o.rate(o.sent), 1e-9))} / "
+        f"{ms(o.server_cores / max(o.moves_s, 1e-9))}",
+    )
+    row("  load generator", lambda o: f"{o.cpu.get('generator', 0):.2f}")
+    row(
+        "  PostgreSQL / Redis",
+        lambda o: f"{o.cpu.get('postgres', 0):.2f} / {o.cpu.get('redis', 0):.2f}",
+    )
+    row("  other processes", lambda o: f"{o.cpu.get('other', 0):.2f}")
+    row("load generator loop lag", lambda o: dist(o.lag))
+    row(
+        "result",
+        lambda o: ("PASS" if o.passed else "MISS")
+        + f" ({o.moves_s:,.0f} moves/s, p99 {ms(o.p99)})",
+    )
+    width = max(len(label) for label, _ in rows) + 2
+    cols = [
+        max(len(o.name), *(len(cells[i]) for _, cells in rows)) + 2 for i, o in enumerate(outcomes)
+    ]
+    print("".ljust(width) + "".join(o.name.ljust(c) for o, c in zip(outcomes, cols, strict=True)))
+    for label, cells in rows:
+        print(label.ljust(width) + "".join(x.ljust(c) for x, c in zip(cells, cols, strict=True)))
+    for o in outcomes:
+        print(f"  [{o.name}: {o.title}]")
+        if o.failed:
+            print(f"  [{o.name} failed: {o.failed}]")
+    for o in outcomes:
+        if o.errors:
+            print(f"\nErrors ({o.name}):")
+            for message, count in o.errors.most_common(8):
+                print(f"  {count} x {message}")
+    for o in outcomes:
+        for n, profile in enumerate(o.profiles, start=1):
+            label = f"server {n} of {len(o.profiles)}" if len(o.profiles) > 1 else "the server"
+            print(f"\nProfile, {o.name}, {label} (py-spy, CPU samples over the window):")
+            print(profile)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--scenario", default="scaled,embedded", help=f"comma list of {SCENARIOS}")
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--players", type=int, default=4, help="players per table")
+    parser.add_argument("--duration", type=float, default=20.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds of play before")
+    parser.add_argument(
+        "--think", default="0,1.2", help="a player's think time, uniform in MIN,MAX seconds"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="load generator processes")
+    parser.add_argument(
+        "--app",
+        default="config.asgi:application",
+        help="the ASGI application daphne serves (to compare a variant of the server)",
+    )
+    parser.add_argument("--profile", action="store_true", help="sample the servers with py-spy")
+    parser.add_argument(
+        "--profile-dir", type=Path, help="keep py-spy's raw samples (collapsed stacks) here"
+    )
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        return worker_main()
+    wanted = [name.strip() for name in args.scenario.split(",") if name.strip()]
+    if set(wanted) - set(SCENARIOS) or not wanted:
+        parser.error(f"choose scenarios from {SCENARIOS}")
+    try:
+        low, high = (float(value) for value in args.think.split(","))
+    except ValueError:
+        parser.error("--think is MIN,MAX in seconds, e.g. 0,1.2")
+    if not 0 <= low < high:
+        parser.error("--think needs 0 <= MIN < MAX")
+    args.think = (low, high)
+    if args.profile and not py_spy():
+        parser.error("--profile needs py-spy: .venv/bin/pip install py-spy")
+
+    def watchdog(signum, frame):
+        raise TimeoutError(f"the benchmark ran longer than {WATCHDOG_S} s")
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGALRM, watchdog)
+    signal.signal(signal.SIGINT, stop)  # also when started with SIGINT ignored (`cmd &`)
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGHUP, stop)
+    signal.alarm(WATCHDOG_S)
+    raise_fd_limit()
+    outcomes: list[Outcome] = []
+    interrupted = False
+    cleanup: list = []
+    try:
+        for name in wanted:
+            print(f"running {name} ...", flush=True)
+            try:
+                outcomes.append(run_scenario(name, args, cleanup))
+            except (KeyboardInterrupt, TimeoutError):
+                raise
+            except Exception as exc:  # noqa: BLE001 - report and go on with the next scenario
+                failed = Outcome(name, name, failed=repr(exc)[:1000])
+                outcomes.append(failed)
+                print(f"  {name} failed: {exc!r}", flush=True)
+            finally:
+                run_cleanup(cleanup)
+    except (KeyboardInterrupt, TimeoutError) as exc:
+        print(f"\ninterrupted: {exc!r}", file=sys.stderr)
+        interrupted = True
+    finally:
+        signal.alarm(0)
+        run_cleanup(cleanup)
+    report(outcomes, args)
+    if args.json:
+        args.json.write_text(json.dumps([o.figures() for o in outcomes if not o.failed], indent=2))
+    bad = [o for o in outcomes if o.failed or o.errors]
+    for o in bad:
+        for log in o.server_logs:
+            print_server_errors(CLIENT_ERROR_LINE.sub("", log), shown=1)
+    return 1 if bad or interrupted else 0
+
+
+def run_cleanup(cleanup: list) -> None:
+    """Run (once, last first) what a scenario left to undo; never let one failure stop the rest."""
+    while cleanup:
+        action = cleanup.pop()
+        try:
+            action()
+        except Exception as exc:  # noqa: BLE001 - tell, and go on cleaning
+            print(f"cleanup: {exc!r}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(BrokenPipeError):
+        sys.exit(main(sys.argv[1:]))
