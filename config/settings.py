@@ -124,7 +124,20 @@ if os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [os.environ["REDIS_URL"]], "prefix": CHANNEL_PREFIX},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": os.environ["REDIS_URL"],
+                        # channels-redis waits 5 s for a message at a time; redis-py 8 gives up
+                        # on a socket after 5 s by default, which closed idle WebSockets.
+                        "socket_timeout": 30,
+                        # redis-py 8 refuses a 101st connection; a process closing hundreds of
+                        # sockets at once needs more for a moment.
+                        "max_connections": 1000,
+                    }
+                ],
+                "prefix": CHANNEL_PREFIX,
+            },
         }
     }
     # Rate-limit counters are shared by every process of the deployment.

@@ -202,3 +202,28 @@ def test_a_watch_on_one_process_answers_moves_made_through_the_other(twins, dire
     assert answered["reply"].status_code == 200
     assert answered["reply"].text.split("\n")[1].startswith("up ")
     assert answered["at"] - sent < 0.2
+
+
+@needs_shared_store
+def test_an_idle_websocket_stays_open_and_still_gets_moves(twins):
+    """channels-redis waits 5 s at a time for messages; a Redis client that gave up on its
+    socket after 5 s closed every WebSocket idle that long (code 1011)."""
+    mover, watcher = twins
+    game_id, ann, bob = _classic_game(mover.url)
+    asyncio.run(_idle_then_move(mover, watcher, game_id, ann, bob))
+
+
+async def _idle_then_move(mover, watcher, game_id, ann, bob) -> None:
+    ws_url = watcher.url.replace("http", "ws") + f"/ws/games/{game_id}/?token={bob}"
+    async with websockets.connect(ws_url, origin=watcher.url) as socket:
+        state = json.loads(await asyncio.wait_for(socket.recv(), 5))
+        await asyncio.sleep(7)
+        async with httpx.AsyncClient(base_url=mover.url, timeout=10) as http:
+            reply = await http.post(
+                f"/api/games/{game_id}/moves",
+                json={"type": "hint"},
+                headers={"Authorization": f"Token {ann}"},
+            )
+        assert reply.status_code == 200, reply.text
+        pushed = json.loads(await asyncio.wait_for(socket.recv(), 5))
+        assert pushed["version"] > state["version"]
