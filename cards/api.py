@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 from cards import serializers as s
 from cards.engine import all_sets, attribute_report, count_sets, find_set, is_set
 from cards.solitaire import SetGame
-from games.schema import ERROR_RESPONSES
+from games.schema import JSON_BODY, JSON_BODY_RESPONSES
 
 EXAMPLE_SET = ["ONE/GREEN/OPEN/DIAMOND", "TWO/RED/OPEN/DIAMOND", "THREE/PURPLE/OPEN/DIAMOND"]
 
@@ -21,6 +21,8 @@ def cards_json(cards) -> list[dict]:
 
 
 class CheckView(APIView):
+    parser_classes = JSON_BODY
+
     @extend_schema(
         tags=["Set toolkit"],
         summary="Check whether three cards are a set",
@@ -28,7 +30,7 @@ class CheckView(APIView):
             "Per attribute, says whether the cards are all the same, all different or neither."
         ),
         request=s.CheckRequest,
-        responses={200: s.CheckResponse, **ERROR_RESPONSES},
+        responses={200: s.CheckResponse, **JSON_BODY_RESPONSES},
         examples=[OpenApiExample("A set", value={"cards": EXAMPLE_SET}, request_only=True)],
     )
     def post(self, request):
@@ -45,11 +47,13 @@ class CheckView(APIView):
 
 
 class FindView(APIView):
+    parser_classes = JSON_BODY
+
     @extend_schema(
         tags=["Set toolkit"],
         summary="Find one set, or every set, on a board",
         request=s.FindRequest,
-        responses={200: s.FindResponse, **ERROR_RESPONSES},
+        responses={200: s.FindResponse, **JSON_BODY_RESPONSES},
     )
     def post(self, request):
         data = s.FindRequest(data=request.data)
@@ -67,6 +71,8 @@ class FindView(APIView):
 
 
 class SolitaireView(APIView):
+    parser_classes = JSON_BODY
+
     @extend_schema(
         tags=["Set toolkit"],
         summary="Play one whole solitaire game",
@@ -75,7 +81,7 @@ class SolitaireView(APIView):
             "stop when the deck is empty and no set remains. Returns the sets in the order taken."
         ),
         request=s.SolitaireRequest,
-        responses={200: s.SolitaireResponse, **ERROR_RESPONSES},
+        responses={200: s.SolitaireResponse, **JSON_BODY_RESPONSES},
     )
     def post(self, request):
         data = s.SolitaireRequest(data=request.data)

@@ -6,27 +6,30 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from cards.engine import Card, SetError, parse_card, parse_cards
+from games.serializers import StrictBooleanField, StrictChoiceField, StrictIntegerField
 
 ATTRIBUTE_CHOICES = [3, 4, 5]
 
+CARD_SCHEMA = {
+    "oneOf": [
+        {"type": "string", "minLength": 1, "example": "TWO/PURPLE/STRIPED/OVAL"},
+        {
+            "type": "array",
+            "items": {"type": "string", "minLength": 1},
+            "minItems": 3,
+            "maxItems": 5,
+            "example": ["two", "striped", "purple", "oval"],
+        },
+    ],
+    "description": (
+        "A card as protocol text (`TWO/PURPLE/STRIPED/OVAL`), Set War digits (`1201`), "
+        "seed-001 words in their order number, shading, color, shape "
+        '(`["two", "striped", "purple", "oval"]`) or a phrase (`two purple striped ovals`).'
+    ),
+}
 
-@extend_schema_field(
-    {
-        "oneOf": [
-            {"type": "string", "example": "TWO/PURPLE/STRIPED/OVAL"},
-            {
-                "type": "array",
-                "items": {"type": "string"},
-                "example": ["two", "striped", "purple", "oval"],
-            },
-        ],
-        "description": (
-            "A card as protocol text (`TWO/PURPLE/STRIPED/OVAL`), Set War digits (`1201`), "
-            "seed-001 words in their order number, shading, color, shape "
-            '(`["two", "striped", "purple", "oval"]`) or a phrase (`two purple striped ovals`).'
-        ),
-    }
-)
+
+@extend_schema_field(CARD_SCHEMA)
 class CardField(serializers.Field):
     """One card in any of the text forms the specs use."""
 
@@ -74,8 +77,20 @@ class CardListField(serializers.ListField):
             raise serializers.ValidationError(str(exc)) from exc
 
 
+@extend_schema_field(
+    {"type": "array", "items": CARD_SCHEMA, "minItems": 3, "maxItems": 3, "uniqueItems": True}
+)
+class ThreeCardsField(CardListField):
+    """Three distinct cards of one size."""
+
+
+@extend_schema_field({"type": "array", "items": CARD_SCHEMA, "maxItems": 243, "uniqueItems": True})
+class BoardField(CardListField):
+    """A board: distinct cards of one size (at most a whole 5-attribute deck)."""
+
+
 class CheckRequest(serializers.Serializer):
-    cards = CardListField(help_text="Exactly three distinct cards.")
+    cards = ThreeCardsField(help_text="Exactly three distinct cards of one size.")
 
     def validate_cards(self, cards):
         if len(cards) != 3:
@@ -105,8 +120,8 @@ class CheckResponse(serializers.Serializer):
 
 
 class FindRequest(serializers.Serializer):
-    cards = CardListField(help_text="The board: distinct cards of one size.")
-    all = serializers.BooleanField(
+    cards = BoardField(help_text="The board: distinct cards of one size.")
+    all = StrictBooleanField(
         default=False, help_text="Return every set on the board instead of the first one found."
     )
 
@@ -121,14 +136,14 @@ class FindResponse(serializers.Serializer):
 
 
 class SolitaireRequest(serializers.Serializer):
-    seed = serializers.IntegerField(
+    seed = StrictIntegerField(
         required=False,
         allow_null=True,
         min_value=0,
         max_value=2**63 - 1,
         help_text="Shuffle seed; omitted means a random one (returned in the answer).",
     )
-    attributes = serializers.ChoiceField(choices=ATTRIBUTE_CHOICES, default=4)
+    attributes = StrictChoiceField(choices=ATTRIBUTE_CHOICES, default=4)
 
 
 class SolitaireResponse(serializers.Serializer):

@@ -14,8 +14,9 @@ urlpatterns = [
     path("api/", include("cards.urls")),
     path("api/", include("games.urls")),
     # The original Set server's plain-text protocol, bare and per table (/tables/<id>/...).
-    re_path(r"^(?:look|declare|pick|add|watch|tables)(?:/.*)?$", protocol.dispatch),
-    re_path(r"^scores.*$", protocol.dispatch),
+    # [\s\S], not ".": a decoded path may hold a newline (%0A), which "." does not match.
+    re_path(r"^(?:look|declare|pick|add|watch|tables)(?:/[\s\S]*)?$", protocol.dispatch),
+    re_path(r"^scores[\s\S]*$", protocol.dispatch),
     # Any other path outside the app's own sections answers like the original server.
-    re_path(r"^(?!admin|api/|static/|ws/).+$", protocol.unknown),
+    re_path(r"^(?!admin|api/|static/|ws/)[\s\S]+$", protocol.unknown),
 ]

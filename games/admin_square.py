@@ -60,6 +60,9 @@ class SaveImportForm(forms.Form):
                 f"The file is not valid JSON: {error.msg} at line {error.lineno} column "
                 f"{error.colno}."
             ) from None
+        except RecursionError:
+            message = "The file is not a save: its JSON is nested too deeply."
+            raise forms.ValidationError(message) from None
         try:
             return clean_save(data)
         except RuleError as error:

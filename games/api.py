@@ -6,8 +6,11 @@ games.errors.api_exception_handler.
 
 from __future__ import annotations
 
-from django.http import JsonResponse
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from django.conf import settings
+from django.http import HttpResponsePermanentRedirect, JsonResponse
+from django.urls import Resolver404, resolve
+from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
@@ -15,12 +18,21 @@ from rest_framework.views import APIView
 
 from games import limits, runtime, selectors, services
 from games import serializers as s
-from games.auth import SeatTokenAuthentication, acting_seat, session_player
+from games.auth import SeatTokenAuthentication, acting_seat, session_player_for_write
 from games.models import Game, Player
-from games.schema import ERROR_RESPONSES, FORBIDDEN_RESPONSES, NOT_FOUND_RESPONSES
+from games.schema import (
+    ERROR_RESPONSES,
+    FORBIDDEN_RESPONSES,
+    JSON_BODY,
+    JSON_BODY_RESPONSES,
+    NOT_FOUND_RESPONSES,
+    RATE_LIMITED_RESPONSES,
+    TOKEN_RESPONSES,
+)
 
 AUTH = [SeatTokenAuthentication, SessionAuthentication]
-NOT_FOUND = NOT_FOUND_RESPONSES
+NOT_FOUND = {**NOT_FOUND_RESPONSES, **TOKEN_RESPONSES}
+"""Every view that reads a seat token may also answer 401 for a token that is not valid."""
 
 
 def _optional_seat(request, game: Game):
@@ -32,39 +44,34 @@ def _optional_seat(request, game: Game):
 
 class GameListView(APIView):
     authentication_classes = AUTH
+    parser_classes = JSON_BODY
 
     @extend_schema(
         tags=["Games"],
         summary="List games",
-        parameters=[
-            OpenApiParameter("kind", str, enum=["set", "setwar", "square"]),
-            OpenApiParameter("status", str, enum=[c for c, _ in Game.Status.choices]),
-            OpenApiParameter("open", bool, description="Only open (protocol) tables."),
-            OpenApiParameter("limit", int, description="At most this many (default 50, max 200)."),
-        ],
-        responses={200: s.GameOut(many=True), **ERROR_RESPONSES},
+        parameters=[s.GameListQuery],
+        responses={200: s.GameOut(many=True), **ERROR_RESPONSES, **TOKEN_RESPONSES},
     )
     def get(self, request):
-        kind = request.query_params.get("kind") or None
-        game_status = request.query_params.get("status") or None
-        if game_status and game_status not in Game.Status.values:
-            raise services.GameError(
-                f"Unknown status {game_status!r}; use waiting, active or over."
-            )
-        is_open = request.query_params.get("open")
-        is_open = None if is_open in (None, "") else is_open.lower() in ("1", "true", "yes")
-        try:
-            limit = min(max(int(request.query_params.get("limit", 50)), 1), 200)
-        except ValueError:
-            raise services.GameError("limit must be a whole number.") from None
-        games = selectors.game_list(kind=kind, status=game_status, is_open=is_open)[:limit]
+        query = s.GameListQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        games = selectors.game_list(
+            kind=query.validated_data.get("kind"),
+            status=query.validated_data.get("status"),
+            is_open=query.validated_data.get("open"),
+        )[: min(max(query.validated_data["limit"], 1), 200)]
         return Response([selectors.game_summary(game) for game in games])
 
     @extend_schema(
         tags=["Games"],
         summary="Create a game",
-        request=s.GameCreateRequest,
-        responses={201: s.GameOut, **ERROR_RESPONSES},
+        request=s.GAME_CREATE_REQUEST,
+        responses={
+            201: s.GameOut,
+            **JSON_BODY_RESPONSES,
+            **TOKEN_RESPONSES,
+            **RATE_LIMITED_RESPONSES,
+        },
     )
     def post(self, request):
         limits.check("joins", limits.client_address(request.META))
@@ -101,13 +108,20 @@ class GameDetailView(APIView):
 
 class JoinView(APIView):
     authentication_classes = AUTH
+    parser_classes = JSON_BODY
 
     @extend_schema(
         tags=["Games"],
         summary="Join a game",
         description="Returns the seat token: send it as 'Authorization: Token <token>' to act.",
         request=s.JoinRequest,
-        responses={201: s.JoinOut, **ERROR_RESPONSES, **NOT_FOUND, **FORBIDDEN_RESPONSES},
+        responses={
+            201: s.JoinOut,
+            **JSON_BODY_RESPONSES,
+            **NOT_FOUND,
+            **FORBIDDEN_RESPONSES,
+            **RATE_LIMITED_RESPONSES,
+        },
     )
     def post(self, request, game_id: int):
         game = selectors.game_get(game_id)
@@ -115,7 +129,7 @@ class JoinView(APIView):
         data = s.JoinRequest(data=request.data)
         data.is_valid(raise_exception=True)
         name = data.validated_data["name"]
-        player = session_player(request) or Player.objects.create(name=name)
+        player = session_player_for_write(request) or Player.objects.create(name=name)
         seat = services.game_join(game_id=game.pk, player=player, name=name)
         game.refresh_from_db()
         return Response(
@@ -130,6 +144,7 @@ class JoinView(APIView):
 
 class ComputerView(APIView):
     authentication_classes = AUTH
+    parser_classes = JSON_BODY
 
     @extend_schema(
         tags=["Games"],
@@ -139,7 +154,13 @@ class ComputerView(APIView):
             "around its speed and plays through the same rules as a person."
         ),
         request=s.ComputerRequest,
-        responses={201: s.SeatOut, **ERROR_RESPONSES, **NOT_FOUND, **FORBIDDEN_RESPONSES},
+        responses={
+            201: s.SeatOut,
+            **JSON_BODY_RESPONSES,
+            **NOT_FOUND,
+            **FORBIDDEN_RESPONSES,
+            **RATE_LIMITED_RESPONSES,
+        },
     )
     def post(self, request, game_id: int):
         game = selectors.game_get(game_id)
@@ -153,27 +174,33 @@ class ComputerView(APIView):
 
 class MovesView(APIView):
     authentication_classes = AUTH
+    parser_classes = JSON_BODY
 
     @extend_schema(
         tags=["Games"],
         summary="Read the move log",
-        parameters=[OpenApiParameter("since", int, description="Only moves after this seq.")],
-        responses={200: s.MoveOut(many=True), **NOT_FOUND},
+        parameters=[s.MovesQuery],
+        responses={200: s.MoveOut(many=True), **ERROR_RESPONSES, **NOT_FOUND},
     )
     def get(self, request, game_id: int):
         game = selectors.game_get(game_id)
-        try:
-            since = int(request.query_params.get("since", 0))
-        except ValueError:
-            raise services.GameError("since must be a whole number.") from None
+        query = s.MovesQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        since = query.validated_data["since"]
         moves = selectors.moves_list(game, since=since).select_related("seat")
         return Response([selectors.move_json(move) for move in moves])
 
     @extend_schema(
         tags=["Games"],
         summary="Submit an action for your seat",
-        request=s.ActionRequest,
-        responses={200: s.ActionOut, **ERROR_RESPONSES, **NOT_FOUND, **FORBIDDEN_RESPONSES},
+        request=s.ACTION_REQUEST,
+        responses={
+            200: s.ActionOut,
+            **JSON_BODY_RESPONSES,
+            **NOT_FOUND,
+            **FORBIDDEN_RESPONSES,
+            **RATE_LIMITED_RESPONSES,
+        },
     )
     def post(self, request, game_id: int):
         game = selectors.game_get(game_id)
@@ -206,15 +233,7 @@ class ReplayView(APIView):
             "step per move, each with the board as a watcher saw it. Long games (a Set War "
             "draw has 10,001 steps) read best page by page: give `start` and/or `limit`."
         ),
-        parameters=[
-            OpenApiParameter("start", int, description="The first step to return (default 0)."),
-            OpenApiParameter(
-                "limit",
-                int,
-                description="Steps per page (default 200, at most 1000). Without `start` and "
-                "`limit`, every step is returned.",
-            ),
-        ],
+        parameters=[s.ReplayQuery],
         responses={200: s.ReplayOut, **ERROR_RESPONSES, **NOT_FOUND},
     )
     def get(self, request, game_id: int):
@@ -247,3 +266,31 @@ class ExportView(APIView):
         response = JsonResponse(export, json_dumps_params={"indent": 2})
         response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
         return response
+
+
+@csrf_exempt  # it changes nothing, and a POST to a wrong address deserves a JSON 404 too
+def not_found(request, path: str = ""):
+    """Any other address under /api/: a JSON 404 like the API's own, not Django's HTML page.
+
+    It catches game ids that are not numbers (`/api/games/abc/`) too. As Django would for an
+    address without one, a GET or HEAD that only lacks its final slash is redirected.
+    """
+    if settings.APPEND_SLASH and not request.path_info.endswith("/"):
+        try:
+            match = resolve(request.path_info + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not not_found:
+            if request.method in ("GET", "HEAD"):
+                query = request.META.get("QUERY_STRING", "")
+                return HttpResponsePermanentRedirect(
+                    request.path + "/" + (f"?{query}" if query else "")
+                )
+            return JsonResponse(
+                {"detail": f"No API endpoint at {request.path}; did you mean {request.path}/?"},
+                status=404,
+            )
+    return JsonResponse(
+        {"detail": f"No API endpoint at {request.path}; the API is described at /api/docs/."},
+        status=404,
+    )

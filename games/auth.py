@@ -53,6 +53,15 @@ def session_player(request) -> Player | None:
     return Player.objects.filter(pk=player_id).first()
 
 
+def session_player_for_write(request) -> Player | None:
+    """The session's player for a write through the API (joining): like every session write,
+    it needs the CSRF token; a client without a session (a token client) needs none."""
+    player = session_player(request)
+    if player is not None and request.method not in ("GET", "HEAD", "OPTIONS"):
+        authentication.SessionAuthentication().enforce_csrf(request)
+    return player
+
+
 def session_player_save(request, name: str) -> Player:
     """Name the browser's player: create it and remember it in the session, or rename it."""
     player = session_player(request)

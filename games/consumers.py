@@ -29,6 +29,10 @@ from games.models import Game, Seat
 MAX_FRAME_BYTES = 16 * 1024
 
 
+def _utf8(raw: str | bytes) -> bytes:
+    return raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogatepass")
+
+
 def _find(game_id: int, token: str | None, player_id: int | None):
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
@@ -125,12 +129,13 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         raw = text_data if text_data is not None else bytes_data
-        if raw is None or len(raw) > MAX_FRAME_BYTES:
+        # The limit is in bytes as sent (a character of a text frame can take four).
+        if raw is None or len(raw) > MAX_FRAME_BYTES or len(_utf8(raw)) > MAX_FRAME_BYTES:
             await self.send_error(f"Frames are limited to {MAX_FRAME_BYTES} bytes.", "too_large")
             return
         try:
             action = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # Recursion: nested too deep
             await self.send_error(
                 'A message is a JSON object such as {"type": "sync"}.', "bad_json"
             )

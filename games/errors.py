@@ -55,10 +55,25 @@ def api_exception_handler(exc, context):
         return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, ObjectDoesNotExist | Http404):
         exc = exceptions.NotFound(str(exc) or "Not found.")
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        exc = unsupported_media_type(context)
     response = exception_handler(exc, context)
     if response is not None:
         detail = flatten_detail(response.data)
         response.data = {"detail": detail}
         if isinstance(exc, exceptions.ValidationError):
-            response.data["errors"] = exc.detail
+            errors = exc.detail
+            response.data["errors"] = (
+                errors if isinstance(errors, dict) else {"non_field_errors": errors}
+            )
     return response
+
+
+def unsupported_media_type(context) -> exceptions.UnsupportedMediaType:
+    """Name the content type that was sent and the one to send instead."""
+    request = context.get("request")
+    sent = (getattr(request, "content_type", "") or "").split(";")[0].strip()
+    what = f"a {sent} body" if sent else "a body without a Content-Type"
+    return exceptions.UnsupportedMediaType(
+        sent, detail=f"The API reads JSON, not {what}: send 'Content-Type: application/json'."
+    )

@@ -226,6 +226,8 @@ async def watch(path: str, client: str = "unknown", run=runtime.run_db) -> Reply
             game = await run(_watch_join, game.pk, request.player, now, client)
         except limits.RateLimited as exc:
             return Reply(exc.message + "\n", exc.http_status, game.pk)
+        except services.GameError as exc:  # a name a browser or a computer holds
+            return error(exc.message, game.pk)
         if game.status != Game.Status.OVER:
             with runtime.watching(game.pk):
                 game = await _wait_for_event(layer, channel, game, seen, request.player)

@@ -2,15 +2,127 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.fields import empty
+from rest_framework.settings import api_settings
 
 from games.kinds import kinds
+from games.kinds.square import MAX_SAVE_ENTRIES
 from games.models import Game
+from games.schema import OneOf
 
 NAME_HELP = "1 to 40 letters, digits or underscores (the Set protocol's player name)."
 
 
-class GameCreateRequest(serializers.Serializer):
+# --- JSON as JSON: what the schema says is an integer or a boolean must be one ------------------
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """An integer as JSON writes it: "7", 7.5 and true are refused, not read as numbers."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """A JSON true or false: "yes", 1 and "false" are refused, not read as booleans."""
+
+    default_error_messages = {"invalid": "Must be true or false."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
+class StrictRegexField(serializers.RegexField):
+    """Text matching a pattern; a number is not text ("name": 0 is refused, not read as "0")."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictChoiceField(serializers.ChoiceField):
+    """One of the choices, of the choice's own JSON type: "4" is not the choice 4."""
+
+    def to_internal_value(self, data):
+        if not any(type(data) is type(choice) and data == choice for choice in self.choices):
+            self.fail("invalid_choice", input=data)
+        return super().to_internal_value(data)
+
+
+# --- query strings ------------------------------------------------------------------------------
+
+
+class QueryValue:
+    """A query parameter given empty (`?since=`) is a bad value, not a missing one.
+
+    DRF reads an empty form or query value as "not given"; the schema says what a value must
+    be, so an empty one is refused with a message naming the parameter.
+    """
+
+    def get_value(self, dictionary):
+        return dictionary.get(self.field_name, empty)
+
+
+class QueryChoiceField(QueryValue, serializers.ChoiceField):
+    pass
+
+
+class QueryIntegerField(QueryValue, serializers.IntegerField):
+    pass
+
+
+class QueryBooleanField(QueryValue, serializers.BooleanField):
+    """A query-string boolean: true or false (1 or 0 too); anything else is refused."""
+
+    default_error_messages = {"invalid": "Must be true or false."}
+    TRUE_VALUES = {"true", "True", "TRUE", "1"}
+    FALSE_VALUES = {"false", "False", "FALSE", "0"}
+    NULL_VALUES: set[str] = set()
+
+
+class GameListQuery(serializers.Serializer):
+    kind = QueryChoiceField(
+        choices=Game.Kind.values, required=False, help_text="Only games of this kind."
+    )
+    status = QueryChoiceField(
+        choices=Game.Status.values, required=False, help_text="Only games in this status."
+    )
+    open = QueryBooleanField(required=False, help_text="Only open (protocol) tables, or none.")
+    limit = QueryIntegerField(
+        required=False,
+        default=50,
+        help_text="At most this many (default 50); below 1 reads as 1, above 200 as 200.",
+    )
+
+
+class MovesQuery(serializers.Serializer):
+    since = QueryIntegerField(
+        required=False, default=0, help_text="Only moves after this seq (default 0: all)."
+    )
+
+
+# --- creating a game ----------------------------------------------------------------------------
+
+
+class GameCreateCommon(serializers.Serializer):
+    open = StrictBooleanField(
+        default=False, help_text="Open tables are also reachable over the plain-text protocol."
+    )
+    seed = StrictIntegerField(
+        required=False, min_value=0, max_value=2**62, help_text="Shuffle seed (random if omitted)."
+    )
+
+
+class GameCreateRequest(GameCreateCommon):
+    """What POST /api/games/ reads; its documented shape is GAME_CREATE_REQUEST (per kind)."""
+
     kind = serializers.ChoiceField(choices=[])
     options = serializers.DictField(
         required=False,
@@ -21,16 +133,145 @@ class GameCreateRequest(serializers.Serializer):
             "Set War games are created with POST /api/setwar/."
         ),
     )
-    open = serializers.BooleanField(
-        default=False, help_text="Open tables are also reachable over the plain-text protocol."
-    )
-    seed = serializers.IntegerField(
-        required=False, min_value=0, max_value=2**62, help_text="Shuffle seed (random if omitted)."
-    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["kind"].choices = kinds()
+
+
+CARD_TEXT = {
+    "type": "string",
+    "minLength": 1,
+    "description": "A card: protocol text (TWO/PURPLE/STRIPED/OVAL), digits (1201) or a phrase.",
+}
+SAVE_BOARD_ENTRY = {
+    "type": "object",
+    "required": ["player_num", "piece_num", "permutation", "x", "y"],
+    "properties": {
+        "player_num": {"type": "integer"},
+        "piece_num": {"type": "integer"},
+        "permutation": {"type": "integer"},
+        "x": {"type": "integer"},
+        "y": {"type": "integer"},
+    },
+}
+SAVE_MOVE_ENTRY = {
+    "anyOf": [
+        {
+            "title": "The opening (move 0 of a save without a board)",
+            "type": "object",
+            "required": ["piece_num", "permutation"],
+            "properties": {"piece_num": {"type": "integer"}, "permutation": {"type": "integer"}},
+        },
+        {
+            "title": "A pass",
+            "type": "object",
+            "required": ["type", "player_num"],
+            "properties": {
+                "type": {"type": "integer", "enum": [0]},
+                "player_num": {"type": "integer"},
+            },
+        },
+        {
+            "title": "A placement",
+            "type": "object",
+            "required": ["type", "player_num", "piece_num", "permutation", "x", "y"],
+            "properties": {
+                "type": {"type": "integer", "enum": [1]},
+                "player_num": {"type": "integer"},
+                "piece_num": {"type": "integer"},
+                "permutation": {"type": "integer"},
+                "x": {"type": "integer"},
+                "y": {"type": "integer"},
+            },
+        },
+    ]
+}
+SQUARE_SAVE = {
+    "type": "object",
+    "required": ["board", "moves"],
+    "properties": {
+        "board": {"type": "array", "items": SAVE_BOARD_ENTRY, "maxItems": MAX_SAVE_ENTRIES},
+        "moves": {"type": "array", "items": SAVE_MOVE_ENTRY, "maxItems": MAX_SAVE_ENTRIES},
+    },
+    "description": "A save of the original simulator; the rules replay it and name any entry "
+    "they refuse.",
+}
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "rules": {"type": "string", "enum": ["declare", "classic"], "default": "declare"},
+            "attributes": {
+                "type": "integer",
+                "enum": [3, 4, 5],
+                "default": 4,
+                "description": "3 or 4 on a declare table; 3, 4 or 5 on a classic one.",
+            },
+            "deck": {
+                "type": "array",
+                "items": CARD_TEXT,
+                "uniqueItems": True,
+                "description": "The cards in deal order (distinct, of the table's size, a "
+                "multiple of 3, at least a board); shuffled by the seed when omitted.",
+            },
+            "board_size": {
+                "type": "integer",
+                "minimum": 3,
+                "multipleOf": 3,
+                "description": "Classic tables: cards on the board (default 3 × attributes).",
+            },
+            "away_ms": {"type": "integer", "minimum": 1},
+            "declare_ms": {"type": "integer", "minimum": 1, "description": "Declare tables."},
+        },
+    }
+)
+class SetOptionsField(serializers.DictField):
+    """The options of a Set table (checked by its rules)."""
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "players": {
+                "type": "integer",
+                "minimum": 2,
+                "maximum": 4,
+                "default": 2,
+                "nullable": True,
+                "description": "2 to 4 (omitted or null: 2).",
+            },
+            "save": {**SQUARE_SAVE, "nullable": True},
+        },
+    }
+)
+class SquareOptionsField(serializers.DictField):
+    """The options of a Square Game (checked by its rules)."""
+
+
+class SetGameCreateRequest(GameCreateCommon):
+    kind = serializers.ChoiceField(choices=["set"])
+    options = SetOptionsField(required=False, help_text="The table's rules (all optional).")
+
+
+class SquareGameCreateRequest(GameCreateCommon):
+    kind = serializers.ChoiceField(choices=["square"])
+    options = SquareOptionsField(required=False, help_text="Players, and a save to continue.")
+
+
+GAME_CREATE_REQUEST = OneOf(
+    component_name="GameCreateRequest",
+    serializers={"set": SetGameCreateRequest, "square": SquareGameCreateRequest},
+    resource_type_field_name="kind",
+    required_fields=["kind"],
+)
+"""The documented body of POST /api/games/: the options depend on the kind. (Set War games are
+played with POST /api/setwar/; `kind: setwar` here is a 400 that says so.)"""
 
 
 class SeatOut(serializers.Serializer):
@@ -65,7 +306,7 @@ class GameDetailOut(GameOut):
 
 
 class JoinRequest(serializers.Serializer):
-    name = serializers.RegexField(r"^[A-Za-z0-9_]{1,40}$", help_text=NAME_HELP)
+    name = StrictRegexField(r"^[A-Za-z0-9_]{1,40}$", help_text=NAME_HELP)
 
 
 class ComputerRequest(serializers.Serializer):
@@ -93,9 +334,60 @@ class ActionRequest(serializers.Serializer):
 
     def to_internal_value(self, data):
         if not isinstance(data, dict):
-            raise serializers.ValidationError("An action is a JSON object.")
+            # Keyed like DRF's own errors: `is_valid` expects a serializer's errors as a dict.
+            raise serializers.ValidationError(
+                {api_settings.NON_FIELD_ERRORS_KEY: ["An action is a JSON object."]}
+            )
         super().to_internal_value(data)  # checks `type`
         return dict(data)
+
+
+@extend_schema_field(
+    {"type": "array", "items": CARD_TEXT, "minItems": 3, "maxItems": 3, "uniqueItems": True}
+)
+class ClaimCardsField(serializers.ListField):
+    """Three different cards."""
+
+
+class SimpleAction(serializers.Serializer):
+    type = serializers.ChoiceField(
+        choices=["declare", "add", "hint", "count", "look", "watch", "pass"],
+        help_text="Set declare tables: declare, add, hint, count, look, watch. Set classic "
+        "tables: hint, count, look. Square Game: pass.",
+    )
+
+
+class PickAction(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["pick"])
+    row = serializers.IntegerField(min_value=0, help_text="Set declare tables: the card's row.")
+    col = serializers.IntegerField(min_value=0, help_text="And its column.")
+
+
+class ClaimAction(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["claim"])
+    cards = ClaimCardsField(help_text="Set classic tables: three different cards on the board.")
+
+
+class PlaceAction(serializers.Serializer):
+    type = serializers.ChoiceField(
+        choices=["place", "opening"],
+        help_text="Square Game: place a piece; the opening is the last seat's first placement, "
+        "at (15, 15), so x and y may be left out.",
+    )
+    piece = serializers.IntegerField(min_value=1, max_value=16)
+    permutation = serializers.IntegerField(min_value=1, max_value=8)
+    x = serializers.IntegerField(required=False, allow_null=True)
+    y = serializers.IntegerField(required=False, allow_null=True)
+
+
+ACTION_REQUEST = OneOf(
+    component_name="Action",
+    serializers=[SimpleAction, PickAction, ClaimAction, PlaceAction],
+    resource_type_field_name=None,
+    required_fields=["type"],
+)
+"""The documented body of POST /api/games/<id>/moves: one of the actions of the game's kind.
+Which of them the game takes now (and whether the cards are on the board) is the rules' to say."""
 
 
 class ActionOut(serializers.Serializer):
@@ -120,8 +412,22 @@ class ReplayStepOut(MoveOut):
 
 
 class ReplayQuery(serializers.Serializer):
-    start = serializers.IntegerField(required=False, default=0, min_value=0)
-    limit = serializers.IntegerField(required=False, default=200, min_value=1, max_value=1000)
+    start = QueryIntegerField(
+        required=False,
+        default=0,
+        min_value=0,
+        # The page is read with an SQL LIMIT: a start beyond any game must still fit in one.
+        max_value=2**31 - 1,
+        help_text="The first step to return (default 0).",
+    )
+    limit = QueryIntegerField(
+        required=False,
+        default=200,
+        min_value=1,
+        max_value=1000,
+        help_text="Steps per page (default 200, at most 1000). Without `start` and `limit`, "
+        "every step is returned.",
+    )
 
 
 class ReplayOut(serializers.Serializer):

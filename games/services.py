@@ -9,6 +9,7 @@ committed.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from dataclasses import dataclass
@@ -368,10 +369,20 @@ def default_table() -> Game:
 
 
 def _seat_id(game: Game, name: str) -> int | None:
+    """The seat a protocol name acts for: one joined by name (the protocol or a token client),
+    never a browser session's or a computer's; their names are taken (`_add_seat` refuses)."""
     seat_id = runtime.cached_seat(game.pk, name)
     if seat_id is None:
         seat_id = (
-            Seat.objects.filter(game_id=game.pk, name=name).values_list("id", flat=True).first()
+            Seat.objects.filter(
+                game_id=game.pk,
+                name=name,
+                is_computer=False,
+                player__session_key="",
+                player__user__isnull=True,
+            )
+            .values_list("id", flat=True)
+            .first()
         )
         if seat_id is not None and not connection.in_atomic_block:
             runtime.remember_seat(game.pk, name, seat_id)
@@ -425,6 +436,17 @@ def move_submit(*, game_id: int, seat: Seat, action: dict, now: int | None = Non
         raise GameError("An action is a JSON object with a string field 'type'.")
     if action["type"] in {"join", "tick"}:
         raise GameError(f"'{action['type']}' is not an action a seat can submit.")
+    try:
+        # The move log stores the action as JSON: no NaN or infinity, no unpaired surrogate,
+        # and no NUL character (PostgreSQL's jsonb refuses it).
+        text = json.dumps(action, allow_nan=False, ensure_ascii=False)
+        text.encode()
+        if "\\u0000" in text:
+            raise ValueError("NUL")
+    except ValueError:
+        raise GameError(
+            "An action holds only plain JSON: finite numbers and Unicode text without NUL."
+        ) from None
     with runtime.write_transaction():
         game = _lock(game_id)
         if seat.game_id != game.pk:

@@ -8,13 +8,7 @@ log. Views only translate HTTP into service and selector calls; bad input become
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import (
-    OpenApiExample,
-    OpenApiParameter,
-    extend_schema,
-    extend_schema_field,
-)
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -23,8 +17,15 @@ from cards.engine.setwar import SetWarError
 from games import limits
 from games import setwar_selectors as selectors
 from games.kinds import RuleError
-from games.kinds.setwar import clean_cards, clean_players
-from games.schema import ERROR_RESPONSES, NOT_FOUND_RESPONSES
+from games.kinds.setwar import MAX_PLAYERS, clean_cards, clean_players
+from games.schema import (
+    ERROR_RESPONSES,
+    JSON_BODY,
+    JSON_BODY_RESPONSES,
+    NOT_FOUND_RESPONSES,
+    RATE_LIMITED_RESPONSES,
+)
+from games.serializers import QueryIntegerField, StrictIntegerField
 from games.setwar_services import setwar_run
 
 TAGS = ["Set War"]
@@ -34,7 +35,19 @@ NOT_FOUND = {404: NOT_FOUND_RESPONSES[404]}
 # --- request and response shapes ---------------------------------------------------------------
 
 
-@extend_schema_field(OpenApiTypes.INT)
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS},
+            {
+                "type": "string",
+                "pattern": r"^\s*0*([1-9][0-9]{0,5}|1000000)\s*$",
+                "description": "Digits, as the command-line program reads them.",
+            },
+        ],
+        "example": 2,
+    }
+)
 class PlayerCountField(serializers.Field):
     """A whole number of players, at least 1 (a string of digits is read like the program)."""
 
@@ -51,8 +64,18 @@ class PlayerCountField(serializers.Field):
 @extend_schema_field(
     {
         "oneOf": [
-            {"type": "string", "example": "0020 2220 1222 0211"},
-            {"type": "array", "items": {"type": "string", "example": "0020"}},
+            {
+                "type": "string",
+                "pattern": r"^\s*[012]{4}(\s+[012]{4})*\s*$",
+                "example": "0020 2220 1222 0211",
+            },
+            {
+                "type": "array",
+                "items": {"type": "string", "pattern": "^[012]{4}$", "example": "0020"},
+                "minItems": 1,
+                "maxItems": 81,
+                "uniqueItems": True,
+            },
         ]
     }
 )
@@ -81,7 +104,7 @@ class SetWarCreateRequest(serializers.Serializer):
             "program reads it, or a list. Omitted or null: the 81 cards shuffled by `seed`."
         ),
     )
-    seed = serializers.IntegerField(
+    seed = StrictIntegerField(
         required=False,
         allow_null=True,
         min_value=0,
@@ -141,15 +164,18 @@ class SetWarGameOut(serializers.Serializer):
 
 
 class SetWarRoundsQuery(serializers.Serializer):
-    start = serializers.IntegerField(
+    start = QueryIntegerField(
         required=False, default=0, min_value=0, help_text="Rounds to skip (0: from round 1)."
     )
-    limit = serializers.IntegerField(
+    limit = QueryIntegerField(
         required=False,
         default=selectors.ROUNDS_LIMIT_DEFAULT,
         min_value=1,
         max_value=selectors.ROUNDS_LIMIT_MAX,
-        help_text=f"Rounds per page (default {selectors.ROUNDS_LIMIT_DEFAULT}).",
+        help_text=(
+            f"Rounds per page (default {selectors.ROUNDS_LIMIT_DEFAULT}, "
+            f"at most {selectors.ROUNDS_LIMIT_MAX})."
+        ),
     )
 
 
@@ -166,6 +192,8 @@ class SetWarRoundsOut(serializers.Serializer):
 
 
 class SetWarCreateView(APIView):
+    parser_classes = JSON_BODY
+
     @extend_schema(
         tags=TAGS,
         summary="Play a game of Set War and store it",
@@ -175,7 +203,7 @@ class SetWarCreateView(APIView):
             "as the command-line program prints it and the address of the browser viewer."
         ),
         request=SetWarCreateRequest,
-        responses={201: SetWarGameOut, **ERROR_RESPONSES},
+        responses={201: SetWarGameOut, **JSON_BODY_RESPONSES, **RATE_LIMITED_RESPONSES},
         examples=[
             OpenApiExample(
                 "The worked example (c5)",
@@ -216,17 +244,7 @@ class SetWarRoundsView(APIView):
             "line, the set that won it and every pile size afterwards. Follow `next` for the "
             "following page."
         ),
-        parameters=[
-            OpenApiParameter("start", int, description="Rounds to skip (default 0)."),
-            OpenApiParameter(
-                "limit",
-                int,
-                description=(
-                    f"Rounds per page (default {selectors.ROUNDS_LIMIT_DEFAULT}, "
-                    f"at most {selectors.ROUNDS_LIMIT_MAX})."
-                ),
-            ),
-        ],
+        parameters=[SetWarRoundsQuery],
         responses={200: SetWarRoundsOut, **ERROR_RESPONSES, **NOT_FOUND},
     )
     def get(self, request, game_id: int):

@@ -16,7 +16,6 @@ from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -24,10 +23,22 @@ from games import limits, selectors, services
 from games.auth import SeatTokenAuthentication
 from games.errors import GameError
 from games.kinds import RuleError, get_rules
-from games.kinds.square import SAVE_PLAYERS_DEFAULT, clean_save
+from games.kinds.square import MAX_SAVE_ENTRIES, SAVE_PLAYERS_DEFAULT, clean_save
 from games.models import Game
-from games.schema import ERROR_RESPONSES, NOT_FOUND_RESPONSES
-from games.serializers import GameOut
+from games.schema import (
+    ERROR_RESPONSES,
+    JSON_BODY,
+    JSON_BODY_RESPONSES,
+    NOT_FOUND_RESPONSES,
+    RATE_LIMITED_RESPONSES,
+    TOKEN_RESPONSES,
+)
+from games.serializers import (
+    SAVE_BOARD_ENTRY,
+    SAVE_MOVE_ENTRY,
+    GameOut,
+    StrictIntegerField,
+)
 from squaregame.engine import GameState, dumps_save
 
 TAGS = ["Square Game"]
@@ -44,16 +55,25 @@ SAMPLE_SAVE = {
 }
 
 
-@extend_schema_field({"type": "array", "items": {"type": "object"}})
 class EntryListField(serializers.JSONField):
     """A list of save entries (JSON objects); their fields are checked with the whole save."""
 
 
+@extend_schema_field({"type": "array", "items": SAVE_BOARD_ENTRY, "maxItems": MAX_SAVE_ENTRIES})
+class BoardEntryListField(EntryListField):
+    pass
+
+
+@extend_schema_field({"type": "array", "items": SAVE_MOVE_ENTRY, "maxItems": MAX_SAVE_ENTRIES})
+class MoveEntryListField(EntryListField):
+    pass
+
+
 class SquareSaveOut(serializers.Serializer):
-    board = EntryListField(
+    board = BoardEntryListField(
         help_text="Preloaded pieces {player_num, piece_num, permutation, x, y}; [] normally."
     )
-    moves = EntryListField(
+    moves = MoveEntryListField(
         help_text=(
             "The successful actions in order: the opening {piece_num, permutation}, placements "
             "{type: 1, player_num, piece_num, permutation, x, y} and passes {type: 0, player_num}."
@@ -62,13 +82,13 @@ class SquareSaveOut(serializers.Serializer):
 
 
 class SquareImportRequest(SquareSaveOut):
-    players = serializers.IntegerField(
+    players = StrictIntegerField(
         min_value=2,
         max_value=4,
         default=SAVE_PLAYERS_DEFAULT,
         help_text="How many seats the game has (a save does not record it; default 4).",
     )
-    seed = serializers.IntegerField(
+    seed = StrictIntegerField(
         required=False,
         min_value=0,
         max_value=2**62,
@@ -122,7 +142,8 @@ class SquareSaveView(APIView):
         responses={
             200: SquareSaveOut,
             **ERROR_RESPONSES,
-            404: NOT_FOUND_RESPONSES[404],
+            **NOT_FOUND_RESPONSES,
+            **TOKEN_RESPONSES,
         },
         examples=[OpenApiExample("A save", value=SAMPLE_SAVE, response_only=True)],
     )
@@ -132,7 +153,7 @@ class SquareSaveView(APIView):
 
 class SquareImportView(APIView):
     authentication_classes = AUTH
-    parser_classes = [JSONParser]
+    parser_classes = JSON_BODY
 
     @extend_schema(
         tags=TAGS,
@@ -144,7 +165,12 @@ class SquareImportView(APIView):
             "answers 400 naming the entry."
         ),
         request=SquareImportRequest,
-        responses={201: SquareImportOut, **ERROR_RESPONSES},
+        responses={
+            201: SquareImportOut,
+            **JSON_BODY_RESPONSES,
+            **TOKEN_RESPONSES,
+            **RATE_LIMITED_RESPONSES,
+        },
         examples=[
             OpenApiExample(
                 "A save for 4 players", value={**SAMPLE_SAVE, "players": 4}, request_only=True

@@ -149,7 +149,7 @@ def square_import(request):
             raise FormError(f"The file is too large: a save is at most {MAX_SAVE_BYTES} bytes.")
         try:
             data = json.loads(upload.read().decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
             raise FormError(f"The file is not a JSON save file ({error}).") from None
         try:
             save = clean_save(data)

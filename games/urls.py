@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from games import api, setwar_api, square_api
 
@@ -19,4 +19,6 @@ urlpatterns = [
         setwar_api.SetWarRoundsView.as_view(),
         name="setwar-rounds",
     ),
+    # Last: any other address under /api/ (a game id that is not a number...) is a JSON 404.
+    re_path(r"^(?P<path>(?s:.*))$", api.not_found, name="api-not-found"),
 ]

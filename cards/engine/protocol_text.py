@@ -57,8 +57,11 @@ BAD_SCORES = "There should be no additional characters following /scores in the 
 NO_TABLE = "There is no table with that id."
 UNKNOWN = "Unknown request."
 
-_PLAYER = re.compile(r"[A-Za-z0-9_]+")
-_PICK = re.compile(r"([A-Za-z0-9_]+)/([0-9]+),([0-9]+)")
+# A name is at most 40 characters (this project's rule): a seat's name is stored in 40, and the
+# JSON API takes the same names.
+MAX_NAME_LENGTH = 40
+_PLAYER = re.compile(rf"[A-Za-z0-9_]{{1,{MAX_NAME_LENGTH}}}")
+_PICK = re.compile(rf"([A-Za-z0-9_]{{1,{MAX_NAME_LENGTH}}})/([0-9]+),([0-9]+)")
 _TABLE_ID = re.compile(r"[0-9]+")
 # Longer numbers are certainly off the board (and would be slow or refused by int()).
 _MAX_DIGITS = 9

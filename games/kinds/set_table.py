@@ -18,12 +18,9 @@ class SetTable:
 
     def engine(self, state_or_options: dict):
         name = state_or_options.get("rules", "declare")
-        try:
+        if isinstance(name, str) and name in RULE_SETS:
             return RULE_SETS[name]
-        except KeyError:
-            raise RuleError(
-                f"Unknown rule set {name!r}; use 'declare' or 'classic'.", "bad_option"
-            ) from None
+        raise RuleError(f"Unknown rule set {name!r}; use 'declare' or 'classic'.", "bad_option")
 
     def options(self, options: dict) -> dict:
         options = dict(options)

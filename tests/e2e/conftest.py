@@ -1,4 +1,4 @@
-"""What every browser test shares: Debian's chromium, driven by Playwright, launched once.
+"""What every browser test shares: Debian's chromium, driven by Playwright.
 
 Never `playwright install` (it downloads a browser, which this machine cannot): `make test`
 installs Debian's chromium, and the tests skip with a clear reason where it is missing.
@@ -28,9 +28,12 @@ E2E = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """One headless chromium for the whole run."""
+    """One headless chromium for each browser test module, closed when it is done: Playwright's sync
+    API keeps an event loop running in the test thread while it is open, and Django refuses to
+    set up or flush a test database under a running loop (tests that come after, on the same
+    xdist worker, would fail)."""
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
