@@ -131,6 +131,8 @@ class Stats:
         self.start, self.end = start, end
         self.sent = self.accepted = self.races = 0
         self.latency: list[float] = []
+        self.api_latency: list[float] = []  # of the moves sent over the JSON API
+        self.ws_latency: list[float] = []  # of the moves sent over the WebSocket
         self.accepted_latency: list[float] = []
         self.fanout: list[float] = []
         self.fanout_all: list[float] = []
@@ -201,12 +203,19 @@ class Sock:
         self.waiters: list[tuple[int, Fan]] = []
         self.first = asyncio.get_running_loop().create_future()
         self.closing = False
+        self.answer: asyncio.Future | None = None  # the reply to a move sent on this socket
 
     async def read(self, stats: Stats) -> None:
         try:
             while True:
                 data = await self.ws.recv(decode=False)
                 at = time.perf_counter()
+                if data.startswith((b'{"type":"result"', b'{"type":"error"')):
+                    if self.answer is not None and not self.answer.done():
+                        self.answer.set_result((at, json.loads(data)))
+                    else:
+                        stats.error(f"WebSocket reply to no move: {data[:200]!r}")
+                    continue
                 found = VERSION.search(data, 0, 80)
                 if not data.startswith(b'{"type":"state"') or found is None:
                     stats.error(f"WebSocket message: {data[:200]!r}")
@@ -260,7 +269,9 @@ class Table:
         self.index, self.gen = spec["index"], gen
         self.game_id: int | None = None
         self.creating: asyncio.Future | None = None
-        self.players = [Player(self, n, port) for n, port in enumerate(spec["ports"])]
+        self.players = [
+            Player(self, n, port, n < spec["ws_movers"]) for n, port in enumerate(spec["ports"])
+        ]
         self.socks: dict[int, dict[str, Sock]] = {}  # game id -> player name -> socket
 
     async def new_game(self, player: Player, finished: int | None) -> None:
@@ -291,8 +302,9 @@ class Table:
 
 
 class Player:
-    def __init__(self, table: Table, number: int, port: int) -> None:
+    def __init__(self, table: Table, number: int, port: int, via_ws: bool) -> None:
         self.table, self.port = table, port
+        self.via_ws = via_ws  # moves over the WebSocket (as the browser's pages do), else the API
         self.name = f"t{table.index}p{number}"
         self.conn = AsyncConn(port)
         self.game_id: int | None = None
@@ -382,17 +394,22 @@ class Player:
         body = json.dumps({"type": "claim", "cards": [codes[c] for c in found]}).encode()
         stats, game_id = self.stats, self.game_id
         sent = time.perf_counter()
-        reply = await self.request("POST", f"/api/games/{game_id}/moves", body, self.token)
+        if self.via_ws:
+            status, answer, at = await self.claim_on_socket(body)
+        else:
+            reply = await self.request("POST", f"/api/games/{game_id}/moves", body, self.token)
+            status, at = reply.status, reply.at
+            answer = reply.json() if reply.status in (200, 400) else {"detail": reply.text[:200]}
         counted = stats.inside(sent)
-        latency = reply.at - sent
+        latency = at - sent
         if counted:
             stats.sent += 1
             stats.latency.append(latency)
-        if reply.status == 200:
-            answer = reply.json()
+            (stats.ws_latency if self.via_ws else stats.api_latency).append(latency)
+        if status == 200:
             version = answer["version"]
             if answer["outcome"].get("claim") != "set":
-                stats.error(f"claim not judged a set: {reply.text[:200]}")
+                stats.error(f"claim not judged a set: {str(answer)[:200]}")
                 return
             if counted:
                 stats.accepted += 1
@@ -402,16 +419,28 @@ class Player:
                 if name != self.name and sock.first_at is not None and sock.first_at < sent:
                     sock.expect(version, fan)
             fan.seal()
-            if version > self.view_version:
+            if "view" in answer and version > self.view_version:
                 self.view, self.view_version = answer["view"], version
             return
-        if reply.status == 400 and reply.json().get("detail") in RACES:
+        if status == 400 and answer.get("detail") in RACES:
             if counted:
                 stats.races += 1
-            if reply.json()["detail"] == RACES[1]:
+            if answer["detail"] == RACES[1]:
                 await self.table.new_game(self, game_id)
             return
-        stats.error(f"POST /api/games/<id>/moves -> {reply.status}: {reply.text[:200]}")
+        way = "WebSocket" if self.via_ws else "POST /api/games/<id>/moves"
+        stats.error(f"{way} -> {status}: {str(answer)[:200]}")
+
+    async def claim_on_socket(self, body: bytes) -> tuple[int, dict, float]:
+        """Send a claim on the WebSocket; its reply is a result (200) or an error (400)."""
+        sock = self.sock
+        sock.answer = asyncio.get_running_loop().create_future()
+        await sock.ws.send(body.decode())
+        try:
+            at, message = await asyncio.wait_for(sock.answer, LOST_AFTER_S)
+        finally:
+            sock.answer = None
+        return (200 if message["type"] == "result" else 400), message, at
 
     async def play(self, think: tuple[float, float]) -> None:
         end = self.stats.end
@@ -560,6 +589,8 @@ class Outcome:
     lost: int = 0
     latency: list[float] = field(default_factory=list)
     accepted_latency: list[float] = field(default_factory=list)
+    api_latency: list[float] = field(default_factory=list)
+    ws_latency: list[float] = field(default_factory=list)
     fanout: list[float] = field(default_factory=list)
     fanout_all: list[float] = field(default_factory=list)
     join_latency: list[float] = field(default_factory=list)
@@ -603,6 +634,8 @@ class Outcome:
             "offered_s": round(self.players / (sum(self.think) / 2), 1),
             "races_s": round(self.rate(self.races), 1),
             "move_latency": pct(self.latency),
+            "api_move_latency": pct(self.api_latency),
+            "ws_move_latency": pct(self.ws_latency),
             "fanout": pct(self.fanout),
             "fanout_all": pct(self.fanout_all),
             "lost": self.lost,
@@ -933,6 +966,7 @@ def run_scenario(name: str, args, cleanup: list) -> Outcome:
             {
                 "index": t,
                 "ports": [ports[(t + p) % len(ports)] for p in range(args.players)],
+                "ws_movers": args.ws_movers,
             }
             for t in range(args.tables)
         ]
@@ -994,7 +1028,16 @@ def run_scenario(name: str, args, cleanup: list) -> Outcome:
 def merge(outcome: Outcome, stats: dict) -> None:
     for key in ("sent", "accepted", "races", "games", "joins", "lost"):
         setattr(outcome, key, getattr(outcome, key) + stats[key])
-    for key in ("latency", "accepted_latency", "fanout", "fanout_all", "join_latency", "lag"):
+    for key in (
+        "latency",
+        "accepted_latency",
+        "api_latency",
+        "ws_latency",
+        "fanout",
+        "fanout_all",
+        "join_latency",
+        "lag",
+    ):
         getattr(outcome, key).extend(stats[key])
     outcome.errors.update(stats["errors"])
 
@@ -1035,6 +1078,8 @@ def report(outcomes: list[Outcome], args) -> None:
     row("  lost races/s (just taken, over)", lambda o: f"{o.rate(o.races):,.0f}")
     row(f"move latency (target p99 < {TARGET_P99_S * 1000:.0f} ms)", lambda o: dist(o.latency))
     row("  accepted moves only", lambda o: dist(o.accepted_latency))
+    row("  moves over the JSON API", lambda o: dist(o.api_latency))
+    row("  moves over the WebSocket", lambda o: dist(o.ws_latency))
     row("fan-out to each other player", lambda o: dist(o.fanout))
     row("  all 3 others updated (per move)", lambda o: dist(o.fanout_all))
     row("lost pushes (none in 5 s)", lambda o: f"{o.lost}")
@@ -1096,6 +1141,13 @@ def main(argv: list[str]) -> int:
         "--think", default="0,1.2", help="a player's think time, uniform in MIN,MAX seconds"
     )
     parser.add_argument("--workers", type=int, default=1, help="load generator processes")
+    parser.add_argument(
+        "--ws-movers",
+        type=int,
+        default=2,
+        help="players per table who move over the WebSocket (as the pages do); the rest use the "
+        "JSON API (as bots do)",
+    )
     parser.add_argument(
         "--app",
         default="config.asgi:application",

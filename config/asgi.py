@@ -2,6 +2,8 @@
 
 - The Set server's plain-text protocol (/look/P, /watch/P, ...) is answered by a lean handler
   in front of Django (games.protocol.ProtocolApp): no sessions, CSRF or templates to run.
+- A seat's move with its token (POST /api/games/<id>/moves), the API's busiest request, is
+  answered in front of Django too (games.api_fast.FastMovesApp); every other case goes on.
 - Static files are served by Django's ASGI static handler, in the event loop, from the project.
 - Everything else over HTTP goes to Django; WebSockets go to the Channels consumers, which check
   the Origin against ALLOWED_HOSTS and read the browser's session.
@@ -40,12 +42,13 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from games.api_fast import FastMovesApp  # noqa: E402
 from games.protocol import ProtocolApp  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": ProtocolApp(ASGIStaticFilesHandler(django_asgi_app)),
+        "http": ProtocolApp(FastMovesApp(ASGIStaticFilesHandler(django_asgi_app))),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

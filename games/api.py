@@ -37,7 +37,7 @@ NOT_FOUND = {**NOT_FOUND_RESPONSES, **TOKEN_RESPONSES}
 
 def _optional_seat(request, game: Game):
     try:
-        return acting_seat(request, game)
+        return acting_seat(request, game.pk)
     except services.Forbidden:
         return None
 
@@ -164,7 +164,7 @@ class ComputerView(APIView):
     )
     def post(self, request, game_id: int):
         game = selectors.game_get(game_id)
-        acting_seat(request, game)
+        acting_seat(request, game.pk)
         limits.check("joins", limits.client_address(request.META))
         data = s.ComputerRequest(data=request.data)
         data.is_valid(raise_exception=True)
@@ -203,14 +203,13 @@ class MovesView(APIView):
         },
     )
     def post(self, request, game_id: int):
-        game = selectors.game_get(game_id)
-        seat = acting_seat(request, game)
+        seat = acting_seat(request, game_id)
         limits.check("moves", f"seat:{seat.pk}")
         data = s.ActionRequest(data=request.data)
         data.is_valid(raise_exception=True)
         now = services.now_ms()
         result = services.move_submit(
-            game_id=game.pk, seat=seat, action=data.validated_data, now=now
+            game_id=game_id, seat=seat, action=data.validated_data, now=now
         )
         return Response(
             {

@@ -5,8 +5,8 @@ from __future__ import annotations
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from games.models import Game, Player, Seat
-from games.selectors import seat_by_token
+from games.models import Player, Seat
+from games.selectors import game_get, seat_by_token
 
 SESSION_PLAYER_KEY = "player_id"
 
@@ -76,23 +76,26 @@ def session_player_save(request, name: str) -> Player:
     return player
 
 
-def acting_seat(request, game: Game) -> Seat:
-    """The seat this request acts for at this game, or a 403 naming what is missing."""
+def acting_seat(request, game_id: int) -> Seat:
+    """The seat this request acts for at this game, or a 404 for a game that does not exist, or
+    a 403 naming what is missing. A seat token of this game needs no other query."""
     from games.services import Forbidden
 
     seat = request.auth if isinstance(request.auth, Seat) else None
     if seat is not None:
-        if seat.game_id != game.pk:
-            raise Forbidden("That seat token belongs to another game.")
-        return seat
+        if seat.game_id == game_id:
+            return seat
+        game_get(game_id)
+        raise Forbidden("That seat token belongs to another game.")
     player = session_player(request)
     if player is not None:
-        seat = game.seats.filter(player=player).first()
+        seat = Seat.objects.filter(game_id=game_id, player=player).order_by().first()
         if seat is not None:
             if request.method not in ("GET", "HEAD", "OPTIONS"):
                 # A browser session acts only with its CSRF token, like any session write.
                 authentication.SessionAuthentication().enforce_csrf(request)
             return seat
+    game_get(game_id)
     raise Forbidden(
         "You have no seat at this game: join it first and send your seat token as "
         "'Authorization: Token <token>'."

@@ -18,6 +18,7 @@ import asyncio
 import json
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from cards.engine.errors import SetError
@@ -45,9 +46,9 @@ def _find(game_id: int, token: str | None, player_id: int | None):
     return game, seat
 
 
-def _load(game_id: int) -> Game:
+def _load(game_id: int) -> selectors.TableHead:
     """The game as it is now, with any due deadline applied; its state from the cache."""
-    return selectors.game_fresh(game_id, services.now_ms())
+    return selectors.game_fresh(game_id, services.now_ms(), head=True)
 
 
 def _submit(game_id: int, seat: Seat, action: dict) -> dict:
@@ -57,6 +58,16 @@ def _submit(game_id: int, seat: Seat, action: dict) -> dict:
 
 
 class GameConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message):
+        """Channels' dispatch, without its hop to Django's sync thread before every message to
+        close stale connections: this consumer never uses that thread's connection (its
+        database work runs on the game-database threads, runtime.run_db, which look after their
+        own), and the hop queued every push behind the API requests running there."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))

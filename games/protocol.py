@@ -279,7 +279,7 @@ class ProtocolApp:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or not PROTOCOL_PATH.match(scope.get("path", "")):
             return await self.inner(scope, receive, send)
-        if not _allowed_host(scope):
+        if not allowed_host(scope):
             result = Reply("Bad Host header.\n", 400)
         elif scope["method"] not in ("GET", "HEAD"):
             result = error(UNKNOWN)
@@ -293,7 +293,7 @@ class ProtocolApp:
         )
 
 
-def _allowed_host(scope) -> bool:
+def allowed_host(scope) -> bool:
     for key, value in scope.get("headers", ()):
         if key == b"host":
             domain, _port = split_domain_port(value.decode("latin-1"))

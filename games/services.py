@@ -158,7 +158,11 @@ def _save(game: Game, result: Result, *, now: int) -> None:
     old_scores = rules.scores(before)
     for name, score in rules.scores(result.state).items():
         if old_scores.get(name) != score:
-            Seat.objects.filter(game=game, name=name).update(score=score)
+            with connection.cursor() as cursor:  # plain SQL, as _update_game
+                cursor.execute(_SEAT_SCORE_SQL, [score, game.pk, name])
+
+
+_SEAT_SCORE_SQL = "UPDATE games_seat SET score = %s WHERE game_id = %s AND name = %s"
 
 
 def _update_game(game_id: int, expected_version: int, /, **values) -> int:

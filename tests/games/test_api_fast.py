@@ -1,0 +1,166 @@
+"""A seat's move over the API answers the same whichever way the server takes it: in front of
+Django (games.api_fast, the plain token move) or through the DRF view (everything else)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import HttpCommunicator
+
+from config.asgi import application
+from games import api_fast, services
+from games.models import Game, Player
+from tests.games.conftest import EXAMPLE_DECK
+
+pytestmark = pytest.mark.django_db(transaction=True)
+HOST = [(b"host", b"testserver")]
+JSON = [(b"content-type", b"application/json")]
+
+
+def classic_game():
+    game = services.game_create(kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK})
+    seats = [
+        services.game_join(game_id=game.pk, player=Player.objects.create(name=name))
+        for name in ("ann", "bob")
+    ]
+    game.refresh_from_db()
+    return game, seats
+
+
+def through_asgi(path: str, body: bytes, headers: list) -> tuple[int, dict, dict]:
+    headers = [*headers, (b"content-length", str(len(body)).encode())]
+
+    async def run():
+        communicator = HttpCommunicator(application, "POST", path, body=body, headers=headers)
+        return await communicator.get_response(timeout=10)
+
+    response = async_to_sync(run)()
+    headers = {key.lower(): value for key, value in response["headers"]}
+    if headers.get(b"content-type") == b"application/json":
+        return response["status"], json.loads(response["body"]), headers
+    return response["status"], response["body"].decode(), headers
+
+
+def through_django(client, path: str, body: bytes, headers: list) -> tuple[int, dict, dict]:
+    meta = {
+        "HTTP_" + key.decode().upper().replace("-", "_"): value.decode()
+        for key, value in headers
+        if key not in (b"content-type", b"host")
+    }
+    content_type = dict(headers).get(b"content-type", b"").decode()
+    response = client.generic("POST", path, body, content_type=content_type, **meta)
+    return response.status_code, response.json(), dict(response.headers)
+
+
+def token(seat) -> list:
+    return [(b"authorization", f"Token {seat.token}".encode())]
+
+
+CASES = {
+    "a set": (lambda seats: token(seats[0]) + JSON, {"type": "claim", "cards": EXAMPLE_DECK[:3]}),
+    "not a set": (
+        lambda seats: token(seats[0]) + JSON,
+        {"type": "claim", "cards": [EXAMPLE_DECK[0], EXAMPLE_DECK[1], EXAMPLE_DECK[3]]},
+    ),
+    "an unknown action": (lambda seats: token(seats[1]) + JSON, {"type": "jump"}),
+    "a hint": (lambda seats: token(seats[1]) + JSON, {"type": "hint"}),
+    "no type": (lambda seats: token(seats[0]) + JSON, {"cards": []}),
+    "a blank type": (lambda seats: token(seats[0]) + JSON, {"type": "  "}),
+    "a list": (lambda seats: token(seats[0]) + JSON, ["claim"]),
+    "a join": (lambda seats: token(seats[0]) + JSON, {"type": "join"}),
+    "an unknown token": (
+        lambda seats: [(b"authorization", b"Token nope")] + JSON,
+        {"type": "hint"},
+    ),
+    "no token": (lambda seats: JSON, {"type": "hint"}),
+    "form data": (
+        lambda seats: token(seats[0]) + [(b"content-type", b"application/x-www-form-urlencoded")],
+        "type=hint",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_the_fast_way_and_the_view_answer_alike(client, case):
+    headers, action = CASES[case]
+    bodies = []
+    for way in ("asgi", "django"):
+        game, seats = classic_game()
+        body = action.encode() if isinstance(action, str) else json.dumps(action).encode()
+        path = f"/api/games/{game.pk}/moves"
+        if way == "asgi":
+            status, data, _ = through_asgi(path, body, HOST + headers(seats))
+        else:
+            status, data, _ = through_django(client, path, body, headers(seats))
+        after = Game.objects.get(pk=game.pk)
+        bodies.append((status, data, after.version, after.state["scores"]))
+    assert bodies[0] == bodies[1]
+
+
+def test_a_token_of_another_game_is_refused_the_same_way(client):
+    _game, seats = classic_game()
+    other, _ = classic_game()
+    path = f"/api/games/{other.pk}/moves"
+    body = json.dumps({"type": "hint"}).encode()
+    fast = through_asgi(path, body, HOST + token(seats[0]) + JSON)
+    view = through_django(client, path, body, token(seats[0]) + JSON)
+    assert fast[:2] == view[:2] == (403, {"detail": "That seat token belongs to another game."})
+    missing = through_asgi("/api/games/999999/moves", body, HOST + token(seats[0]) + JSON)
+    assert missing[:2] == (404, {"detail": "There is no game with id 999999."})
+
+
+def test_a_move_over_the_limit_gets_429_with_retry_after(settings, monkeypatch):
+    settings.RATE_LIMIT_MOVES = "1/hour"
+    monkeypatch.setattr("games.limits.time.time", lambda: 1_800_000_000 + 3600 * 1000 + 0.5)
+    game, seats = classic_game()
+    path = f"/api/games/{game.pk}/moves"
+    body = json.dumps({"type": "hint"}).encode()
+    assert through_asgi(path, body, HOST + token(seats[0]) + JSON)[0] == 200
+    status, data, headers = through_asgi(path, body, HOST + token(seats[0]) + JSON)
+    assert (status, data) == (
+        429,
+        {"detail": "Too many moves: at most 1 per hour; try again in 3600 s."},
+    )
+    assert headers[b"retry-after"] == b"3600"
+    assert Game.objects.get(pk=game.pk).version == game.version + 1  # the hint, not the refusal
+
+
+def test_a_body_over_the_fast_limit_still_reaches_the_view(client):
+    game, seats = classic_game()
+    action = {"type": "hint", "padding": "x" * (api_fast.MAX_BODY_BYTES + 10)}
+    status, data, _ = through_asgi(
+        f"/api/games/{game.pk}/moves", json.dumps(action).encode(), HOST + token(seats[0]) + JSON
+    )
+    assert status == 200 and data["outcome"]["action"] == "hint"
+
+
+def test_a_foreign_host_is_left_to_django(client):
+    game, seats = classic_game()
+    body = json.dumps({"type": "hint"}).encode()
+    headers = [(b"host", b"evil.example")] + token(seats[0]) + JSON
+    status, _data, _ = through_asgi(f"/api/games/{game.pk}/moves", body, headers)
+    assert status == 400
+    assert Game.objects.get(pk=game.pk).version == game.version
+
+
+def test_the_plain_token_move_is_answered_in_front_of_django(monkeypatch):
+    answered = []
+    real = api_fast.submit
+
+    def spy(*args):
+        answer = real(*args)
+        answered.append(answer is not None)
+        return answer
+
+    monkeypatch.setattr(api_fast, "submit", spy)
+    game, seats = classic_game()
+    claim = json.dumps({"type": "claim", "cards": EXAMPLE_DECK[:3]}).encode()
+    status, data, _ = through_asgi(
+        f"/api/games/{game.pk}/moves", claim, HOST + token(seats[0]) + JSON
+    )
+    assert (status, data["outcome"]["claim"]) == (200, "set")
+    assert answered == [True]
+    through_asgi(f"/api/games/{game.pk}/moves", b"[]", HOST + token(seats[0]) + JSON)
+    assert answered == [True, False]  # the view answered that one
