@@ -123,13 +123,15 @@ CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX", "setgames")
 if os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # Pub/sub: a change is published once and each process hands it to its own
+            # sockets, instead of one Redis message per socket (bench/bench_load.py).
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {
                         "address": os.environ["REDIS_URL"],
-                        # channels-redis waits 5 s for a message at a time; redis-py 8 gives up
-                        # on a socket after 5 s by default, which closed idle WebSockets.
+                        # redis-py 8 gives up on a socket after 5 s by default; channels-redis's
+                        # 5 s waits for a message then closed idle WebSockets.
                         "socket_timeout": 30,
                         # redis-py 8 refuses a 101st connection; a process closing hundreds of
                         # sockets at once needs more for a moment.
@@ -205,7 +207,8 @@ SPECTACULAR_SETTINGS = {
 
 # The plain-text protocol's /watch waits at most this long before answering the current board.
 SET_WATCH_TIMEOUT_S = float(os.environ.get("SET_WATCH_TIMEOUT_S", "30"))
-# Threads per process that run game reads and writes (0: 1 on SQLite, 4 on other databases).
+# Threads per process that run game reads and writes (0: 1 on SQLite, 12 on other databases:
+# a move waits for its game's row lock, and pushes must not queue behind it).
 GAME_DB_THREADS = int(os.environ.get("GAME_DB_THREADS", "0"))
 # Per-client rate limits (games/limits.py): joining a game or table, and moves through the JSON
 # API, the WebSocket and the plain-text protocol. "N/s", "N/min", "N/hour" or "off".

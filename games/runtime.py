@@ -37,7 +37,7 @@ _main_loop: asyncio.AbstractEventLoop | None = None
 
 
 def db_threads() -> int:
-    default = 1 if connection.vendor == "sqlite" else 4
+    default = 1 if connection.vendor == "sqlite" else 12
     return int(getattr(settings, "GAME_DB_THREADS", 0) or default)
 
 
