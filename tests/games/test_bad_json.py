@@ -36,12 +36,16 @@ def test_deeply_nested_json_is_a_400_everywhere_in_the_api(client, url):
     assert "nested too deeply" in response.json()["detail"]
 
 
-def test_deeply_nested_json_in_a_join_or_a_move_changes_nothing(client):
+def classic_game_and_token(client) -> tuple[dict, str]:
     game = client.post(
         "/api/games/", {"kind": "set", "options": {"rules": "classic"}}, "application/json"
     ).json()
-    token = client.post(f"/api/games/{game['id']}/join", {"name": "ann"}, "application/json")
-    token = token.json()["token"]
+    joined = client.post(f"/api/games/{game['id']}/join", {"name": "ann"}, "application/json")
+    return game, joined.json()["token"]
+
+
+def test_deeply_nested_json_in_a_join_or_a_move_changes_nothing(client):
+    game, token = classic_game_and_token(client)
     before = Game.objects.get(pk=game["id"]).version, Move.objects.count()
     join = client.post(f"/api/games/{game['id']}/join", DEEP, content_type="application/json")
     move = client.post(
@@ -65,11 +69,7 @@ def test_deeply_nested_json_in_a_join_or_a_move_changes_nothing(client):
     ],
 )
 def test_an_action_the_move_log_cannot_store_is_a_400(client, body):
-    game = client.post(
-        "/api/games/", {"kind": "set", "options": {"rules": "classic"}}, "application/json"
-    ).json()
-    token = client.post(f"/api/games/{game['id']}/join", {"name": "ann"}, "application/json")
-    token = token.json()["token"]
+    game, token = classic_game_and_token(client)
     before = Game.objects.get(pk=game["id"]).version, Move.objects.count()
     response = client.post(
         f"/api/games/{game['id']}/moves",

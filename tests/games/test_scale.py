@@ -16,6 +16,7 @@ import websockets
 from cards.engine.rules import find_set
 from tests.conftest import Server, scaled_backend
 from tests.games.conftest import EXAMPLE_DECK
+from tests.games.test_races import run_at_once
 
 CLIENTS = 50
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("servers")]
@@ -23,19 +24,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("servers")]
 
 def at_once(count: int, act) -> list:
     """Run act(i) in `count` threads released together; return the results in order."""
-    barrier = threading.Barrier(count)
-    results: list = [None] * count
-
-    def run(index: int) -> None:
-        barrier.wait()
-        results[index] = act(index)
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
+    results = run_at_once(act, count)
+    assert all(kind == "ok" for kind, _ in results), results
+    return [value for _, value in results]
 
 
 def clients(url: str, count: int) -> list[httpx.Client]:
