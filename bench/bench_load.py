@@ -28,8 +28,10 @@ rules, 4 attributes, so a valid claim of three cards scores at once). Each of it
 server's origin) and then, until the run ends: thinks for a random time (uniform in ``--think``,
 default 0-1.2 s), looks for the sets on the newest board it has (pushed by its WebSocket, or
 returned by its own last move) with the project's engine (``cards.engine.fast.all_sets_codes``),
-picks one at random (people looking at one board do not all spot the same set) and claims it with
-``POST /api/games/<id>/moves`` and ``Authorization: Token <token>``. Four players racing on
+picks one at random (people looking at one board do not all spot the same set) and claims it:
+``--ws-movers`` players of each table (default 2) send the claim on their WebSocket, as the game
+pages do; the others with ``POST /api/games/<id>/moves`` and ``Authorization: Token <token>``, as
+bots do. Four players racing on
 one board lose races: a claim answered 400 "Those cards were just taken." (or "The game is over.")
 is a lost race, counted apart from errors. When a game ends (81 cards take about 25 sets), the
 first player to notice creates a new game on the same table and the four join it and reconnect,
@@ -45,7 +47,8 @@ play; a figure counts a move whose POST was sent inside that window:
 
 - accepted moves/s (claims the server confirmed as sets) and all move requests/s, next to the
   offered rate (players / mean think time: what they would send if the server answered at once);
-- move latency p50/p99: POST sent -> its response received (every move request);
+- move latency p50/p99: claim sent -> its answer received (every move request), also apart for
+  the API's and the WebSocket's;
 - fan-out p50/p99: an accepted move's POST sent -> each *other* player's WebSocket receiving a
   state of that version or newer (players seated and connected before the POST); also the
   per-move maximum ("all others updated"); a push not received within 5 s is lost;
