@@ -204,21 +204,11 @@ class MovesView(APIView):
     )
     def post(self, request, game_id: int):
         seat = acting_seat(request, game_id)
-        limits.check("moves", f"seat:{seat.pk}")
         data = s.ActionRequest(data=request.data)
         data.is_valid(raise_exception=True)
         now = services.now_ms()
-        result = services.move_submit(
-            game_id=game_id, seat=seat, action=data.validated_data, now=now
-        )
-        return Response(
-            {
-                "outcome": result.outcome,
-                "event": result.event,
-                "version": result.game.version,
-                "view": selectors.game_view(result.game, seat_name=seat.name, now=now),
-            }
-        )
+        result = services.seat_move(game_id=game_id, seat=seat, action=data.validated_data, now=now)
+        return Response(selectors.move_reply(result, seat_name=seat.name, now=now))
 
 
 class ReplayView(APIView):

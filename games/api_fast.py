@@ -5,26 +5,36 @@ what bots send over and over. Through Django it passes the middleware, DRF's req
 negotiation and renderer, and it waits its turn on Django's one sync thread behind every other
 view (config/asgi.py); measured under load (bench/bench_load.py) that queue, not the move, was
 most of its latency. Here the same steps run on the game-database threads (games.runtime), as
-the WebSocket's moves do: the token's seat, the rate limit, `services.move_submit`, and the same
-JSON reply the view gives (`MovesView.post`).
+the WebSocket's moves do, with the view's own parts: the token's seat
+(`selectors.seat_by_token`), the action's serializer, `services.seat_move` (rate limit, then the
+move), the reply (`selectors.move_reply`), the error answer (`errors.game_error_answer`), and
+Django's security middleware for the HTTPS redirect and the response headers.
 
-Only the plain case is taken: a token of a seat at this very game and a body that is a JSON
-object with a non-blank string "type". Anything else (no token, a session, a foreign token, a
-malformed or non-JSON body, a bad Host) goes on to Django unchanged, body included, and gets the
-view's own answer; nothing is written before that decision.
+Only the plain case is taken: one token of a seat at this very game, a UTF-8 JSON body that the
+view's serializer accepts, and a request Django's security middleware would not redirect.
+Anything else goes on to Django unchanged, body included, and gets the view's own answer;
+nothing is written or counted before that decision.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import re
 
-from games import limits, runtime, selectors, services
-from games.errors import GameError
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpResponse
+from django.middleware.clickjacking import XFrameOptionsMiddleware
+from django.middleware.security import SecurityMiddleware
+
+from games import runtime, selectors, services
+from games import serializers as s
+from games.errors import GameError, game_error_answer
 from games.protocol import allowed_host
 
 MOVES_PATH = re.compile(r"^/api/games/([0-9]{1,18})/moves$")
 MAX_BODY_BYTES = 64 * 1024  # larger bodies go to Django, which sets its own limits
+_UTF8 = (b"charset=utf-8", b'charset="utf-8"')
 
 
 class FastMovesApp:
@@ -43,69 +53,76 @@ class FastMovesApp:
         body, more = await _read_body(receive)
         if body is None:
             return  # the client went away
-        answer = None
+        answer = request = None
+        # Django's own security middleware (made per request: it reads the settings when made).
+        security = SecurityMiddleware(_no_view)
         if not more and len(body) <= MAX_BODY_BYTES:
-            answer = await runtime.run_db(submit, int(match.group(1)), token, body)
+            request = ASGIRequest(scope, io.BytesIO(body))
+            if security.process_request(request) is None:  # None: no HTTPS redirect due
+                answer = await runtime.run_db(submit, int(match.group(1)), token, body)
         if answer is None:
             return await self.inner(scope, _replay(body, more, receive), send)
         status, data, headers = answer
         content = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-        content = content.encode()
+        response = HttpResponse(content, status=status, content_type="application/json")
+        response["Vary"] = "Accept"
+        for name, value in headers.items():
+            response[name] = value
+        XFrameOptionsMiddleware(_no_view).process_response(
+            request, security.process_response(request, response)
+        )
         await send(
             {
                 "type": "http.response.start",
                 "status": status,
                 "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(content)).encode()),
-                    (b"vary", b"Accept"),
-                    *headers,
+                    *((k.encode("latin-1"), v.encode("latin-1")) for k, v in response.items()),
+                    (b"content-length", str(len(response.content)).encode()),
                 ],
             }
         )
-        await send({"type": "http.response.body", "body": content})
+        await send({"type": "http.response.body", "body": response.content})
 
 
-def submit(game_id: int, token: str, body: bytes) -> tuple[int, dict, list] | None:
+def _no_view(request):  # the middleware here only checks requests and dresses responses
+    raise AssertionError("not called")
+
+
+def submit(game_id: int, token: str, body: bytes) -> tuple[int, dict, dict] | None:
     """Apply the move and return (status, JSON body, extra headers), or None for Django."""
     try:
         action = json.loads(body)
     except (ValueError, RecursionError):
         return None
-    kind = action.get("type") if isinstance(action, dict) else None
-    if not isinstance(kind, str) or not kind.strip():
+    checked = s.ActionRequest(data=action)
+    if not checked.is_valid():
         return None
     seat = selectors.seat_by_token(token)
     if seat is None or seat.game_id != game_id:
         return None
     now = services.now_ms()
     try:
-        limits.check("moves", f"seat:{seat.pk}")
-        result = services.move_submit(game_id=game_id, seat=seat, action=action, now=now)
-    except GameError as exc:  # the view's answer (games.errors.api_exception_handler)
-        retry = getattr(exc, "retry_after", None)
-        headers = [(b"retry-after", str(retry).encode())] if retry else []
-        return exc.http_status, {"detail": exc.message}, headers
-    view = selectors.game_view(result.game, seat_name=seat.name, now=now)
-    data = {
-        "outcome": result.outcome,
-        "event": result.event,
-        "version": result.game.version,
-        "view": view,
-    }
-    return 200, data, []
+        result = services.seat_move(
+            game_id=game_id, seat=seat, action=checked.validated_data, now=now
+        )
+    except GameError as exc:
+        return game_error_answer(exc)
+    return 200, selectors.move_reply(result, seat_name=seat.name, now=now), {}
 
 
 def _token(scope) -> str | None:
-    content_type = auth = None
+    """The token of a request with one Authorization and one UTF-8 JSON Content-Type."""
+    content_types, auths = [], []
     for key, value in scope.get("headers", ()):
         if key == b"authorization":
-            auth = value
+            auths.append(value)
         elif key == b"content-type":
-            content_type = value
-    if auth is None or content_type is None:
+            content_types.append(value)
+    if len(auths) != 1 or len(content_types) != 1:
         return None
-    if content_type.split(b";")[0].strip().lower() != b"application/json":
+    auth = auths[0]
+    media, *params = (part.strip().lower() for part in content_types[0].split(b";"))
+    if media != b"application/json" or any(p not in _UTF8 for p in params):
         return None
     parts = auth.split()
     if len(parts) != 2 or parts[0].lower() != b"token":

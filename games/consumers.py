@@ -22,7 +22,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from cards.engine.errors import SetError
-from games import limits, runtime, selectors, services
+from games import runtime, selectors, services
 from games.auth import SESSION_PLAYER_KEY
 from games.kinds import get_rules
 from games.models import Game, Seat
@@ -40,7 +40,9 @@ def _find(game_id: int, token: str | None, player_id: int | None):
         return None, None
     seat = None
     if token:
-        seat = Seat.objects.filter(token=token, game=game).first()
+        seat = selectors.seat_by_token(token)
+        if seat is not None and seat.game_id != game.pk:
+            seat = None
     elif player_id:
         seat = Seat.objects.filter(game=game, player_id=player_id).first()
     return game, seat
@@ -52,8 +54,7 @@ def _load(game_id: int) -> selectors.TableHead:
 
 
 def _submit(game_id: int, seat: Seat, action: dict) -> dict:
-    limits.check("moves", f"seat:{seat.pk}")
-    result = services.move_submit(game_id=game_id, seat=seat, action=action)
+    result = services.seat_move(game_id=game_id, seat=seat, action=action)
     return {"type": "result", "outcome": result.outcome, "version": result.game.version}
 
 

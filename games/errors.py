@@ -44,13 +44,17 @@ def flatten_detail(detail) -> str:
     return str(detail)
 
 
+def game_error_answer(exc: GameError) -> tuple[int, dict, dict[str, str]]:
+    """A refused request's status, JSON body and headers (Retry-After for a rate limit)."""
+    retry = getattr(exc, "retry_after", None)
+    return exc.http_status, {"detail": exc.message}, ({"Retry-After": str(retry)} if retry else {})
+
+
 def api_exception_handler(exc, context):
     """Map every known error to a 4xx JSON body with one `detail` message."""
     if isinstance(exc, GameError):
-        response = Response({"detail": exc.message}, status=exc.http_status)
-        if getattr(exc, "retry_after", None):
-            response["Retry-After"] = str(exc.retry_after)
-        return response
+        status_code, body, headers = game_error_answer(exc)
+        return Response(body, status=status_code, headers=headers)
     if isinstance(exc, SetError):
         return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, ObjectDoesNotExist | Http404):

@@ -44,6 +44,11 @@ LENGTHS = {"full": ("Whole deck", None), "quick": ("Quick: 18 cards", 18)}
 LIST_LIMIT = 30
 
 
+def form_status(error: Exception) -> int:
+    """A refused form answers 400, or 429 when the visitor is over a rate limit."""
+    return error.http_status if isinstance(error, limits.RateLimited) else 400
+
+
 class FormError(ValueError):
     """A form field a person must correct; the message says how."""
 
@@ -266,7 +271,7 @@ def table_create(request):
         message = error.message if isinstance(error, GameError) else str(error)
         context = _lobby_context(request, errors={"table": message})
         context["form"].update(form)
-        return render(request, "lobby.html", context, status=400)
+        return render(request, "lobby.html", context, status=form_status(error))
     return redirect("table", game_id=game.pk)
 
 
@@ -367,7 +372,7 @@ def solitaire(request):
         )
         context["player"] = session_player(request)
         context["mine"] = _solitaire_games(context["player"])
-        return render(request, "solitaire.html", context, status=400)
+        return render(request, "solitaire.html", context, status=form_status(error))
     return redirect("solitaire-game", game_id=game.pk)
 
 

@@ -18,6 +18,7 @@ arrives, the table's next deadline passes (then it applies the timeout itself, u
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from dataclasses import dataclass
 
@@ -132,11 +133,13 @@ def serve_sync(path: str, now: int | None = None, client: str = "unknown") -> Re
 
 
 def limit(game: Game, request: Request, client: str) -> None:
-    """Count a new name as a join of its client, and an action as a move of its player."""
+    """Count a new name as a join of its client, and an action as a move of its seat (the
+    same count as the seat's moves over the API and the WebSocket)."""
     if request.player not in game.state["players"]:
         limits.check("joins", client)
     if request.route in ("declare", "pick", "add"):
-        limits.check("moves", f"{game.pk}:{request.player}")
+        seat_id = services.protocol_seat_id(game, request.player)
+        limits.check("moves", f"seat:{seat_id}" if seat_id else f"{game.pk}:{request.player}")
 
 
 def act(game: Game, request: Request, now: int, client: str = "unknown") -> Reply:
@@ -233,7 +236,24 @@ async def watch(path: str, client: str = "unknown", run=runtime.run_db) -> Reply
                 game = await _wait_for_event(layer, channel, game, seen, request.player)
     finally:
         await layer.group_discard(group, channel)
+        await _release(layer, channel)
     return reply(game, request)
+
+
+async def _release(layer, channel: str) -> None:
+    """Let the layer forget a channel nobody will read again. Channels has no call for it; its
+    layers drop a channel when a receive on it is cancelled (the pub/sub layer's subscription in
+    Redis, the in-memory layer's queue), so cancel one: once any messages still queued for it
+    are read."""
+    for _ in range(1000):
+        pending = asyncio.ensure_future(layer.receive(channel))
+        await asyncio.sleep(0)
+        if not pending.done():
+            break
+        pending.result()  # a queued message nobody needs now
+    pending.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await pending
 
 
 async def _wait_for_event(layer, channel: str, game: Game, seen: int, name: str) -> Game:

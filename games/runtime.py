@@ -59,7 +59,7 @@ def shutdown() -> None:
     if pool is None:
         return
     # One task per thread, each held until all have started, so every thread closes its own.
-    workers = db_threads()
+    workers = pool._max_workers  # its size when made (settings may have changed since)
     gate = threading.Barrier(workers, timeout=10)
 
     def close() -> None:

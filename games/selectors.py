@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from django.db import connection
@@ -102,8 +103,20 @@ def game_view(game: Game, *, seat_name: str | None, now: int) -> dict:
     return get_rules(game.kind).view(game.state, seat_name, now)
 
 
+def move_reply(result, *, seat_name: str, now: int) -> dict:
+    """The JSON API's answer to an accepted move (MovesView.post and games.api_fast)."""
+    return {
+        "outcome": result.outcome,
+        "event": result.event,
+        "version": result.game.version,
+        "view": game_view(result.game, seat_name=seat_name, now=now),
+    }
+
+
 def seat_by_token(token: str) -> Seat | None:
-    if not token:
+    """The seat a token acts for; None for an unknown token or anything that is not one (a
+    NUL, say, which PostgreSQL refuses to compare) without asking the database."""
+    if not isinstance(token, str) or not _TOKEN.fullmatch(token):
         return None
     # Every API request with a token starts here: plain SQL for the columns that never change
     # (the ORM's query building cost several times the query); the rest load if read.
@@ -115,6 +128,7 @@ def seat_by_token(token: str) -> Seat | None:
     return Seat.from_db(connection.alias, _SEAT_COLUMNS, [*row[:-1], bool(row[-1])])
 
 
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what models.new_token makes (token_urlsafe)
 _SEAT_COLUMNS = ["id", "game_id", "player_id", "number", "name", "token", "is_computer"]
 _SEAT_SQL = f"SELECT {', '.join(_SEAT_COLUMNS)} FROM games_seat WHERE token = %s"
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from dataclasses import dataclass
 
@@ -18,7 +19,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework import status
 
-from games import runtime, selectors
+from games import limits, runtime, selectors
 from games.errors import GameError
 from games.kinds import Result, RuleError, get_rules
 from games.models import Game, Move, Player, Seat
@@ -372,7 +373,7 @@ def default_table() -> Game:
         return Game.objects.get(is_default=True)
 
 
-def _seat_id(game: Game, name: str) -> int | None:
+def protocol_seat_id(game: Game, name: str) -> int | None:
     """The seat a protocol name acts for: one joined by name (the protocol or a token client),
     never a browser session's or a computer's; their names are taken (`_add_seat` refuses)."""
     seat_id = runtime.cached_seat(game.pk, name)
@@ -433,6 +434,16 @@ def game_join(
         return _add_seat(game, player=player, name=name or player.name, now=now)
 
 
+_JSON_NUL = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
+
+
+def seat_move(*, game_id: int, seat: Seat, action: dict, now: int | None = None) -> MoveResult:
+    """A seat's move through the API or the WebSocket: counted against the seat's rate limit,
+    then submitted (the text protocol counts its moves against the same seat: protocol.limit)."""
+    limits.check("moves", f"seat:{seat.pk}")
+    return move_submit(game_id=game_id, seat=seat, action=action, now=now)
+
+
 def move_submit(*, game_id: int, seat: Seat, action: dict, now: int | None = None) -> MoveResult:
     """Apply one action for a seat; a refused action raises and changes nothing."""
     now = now_ms() if now is None else now
@@ -445,7 +456,7 @@ def move_submit(*, game_id: int, seat: Seat, action: dict, now: int | None = Non
         # and no NUL character (PostgreSQL's jsonb refuses it).
         text = json.dumps(action, allow_nan=False, ensure_ascii=False)
         text.encode()
-        if "\\u0000" in text:
+        if _JSON_NUL.search(text):  # a NUL escape, not an escaped backslash before "u0000"
             raise ValueError("NUL")
     except ValueError:
         raise GameError(
@@ -509,7 +520,7 @@ def protocol_act(*, game_id: int, name: str, action: dict, now: int | None = Non
         event = _due_tick(game, now)
         if game.status == Game.Status.OVER:
             return MoveResult(game=game, outcome={}, event=event)
-        seat = _seat_id(game, name)
+        seat = protocol_seat_id(game, name)
         if seat is None:
             player = Player.objects.create(name=name)
             seat = _add_seat(game, player=player, name=name, now=now).pk

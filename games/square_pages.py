@@ -26,7 +26,14 @@ from games.kinds.square import (
     clean_save,
 )
 from games.models import Game, Player
-from games.pages import FormError, _choice, _clean_name, _int_choice, live_page_context
+from games.pages import (
+    FormError,
+    _choice,
+    _clean_name,
+    _int_choice,
+    form_status,
+    live_page_context,
+)
 
 PLAYER_COUNTS = (2, 3, 4)
 SPEEDS = ("fast", "medium", "slow", "instant")
@@ -129,7 +136,7 @@ def square_home(request):
         message = error.message if isinstance(error, GameError) else str(error)
         context = _games_context(request, session_player(request), errors={"create": message})
         context["form"].update(form)
-        return render(request, "square.html", context, status=400)
+        return render(request, "square.html", context, status=form_status(error))
     return redirect("square-game", game_id=game.pk)
 
 
@@ -165,7 +172,7 @@ def square_import(request):
         message = error.message if isinstance(error, GameError) else str(error)
         context = _games_context(request, session_player(request), errors={"import": message})
         context["form"].update(form)
-        return render(request, "square.html", context, status=400)
+        return render(request, "square.html", context, status=form_status(error))
     return redirect("square-game", game_id=game.pk)
 
 

@@ -65,6 +65,11 @@ CASES = {
         {"type": "claim", "cards": [EXAMPLE_DECK[0], EXAMPLE_DECK[1], EXAMPLE_DECK[3]]},
     ),
     "an unknown action": (lambda seats: token(seats[1]) + JSON, {"type": "jump"}),
+    "a NUL in the type": (lambda seats: token(seats[1]) + JSON, {"type": "hint\u0000"}),
+    "latin-1 text": (
+        lambda seats: token(seats[0]) + [(b"content-type", b"application/json; charset=latin-1")],
+        '{"type": "hint", "note": "caf\u00e9"}',
+    ),
     "a hint": (lambda seats: token(seats[1]) + JSON, {"type": "hint"}),
     "no type": (lambda seats: token(seats[0]) + JSON, {"cards": []}),
     "a blank type": (lambda seats: token(seats[0]) + JSON, {"type": "  "}),
@@ -164,3 +169,75 @@ def test_the_plain_token_move_is_answered_in_front_of_django(monkeypatch):
     assert answered == [True]
     through_asgi(f"/api/games/{game.pk}/moves", b"[]", HOST + token(seats[0]) + JSON)
     assert answered == [True, False]  # the view answered that one
+
+
+def spy_on_fast_answers(monkeypatch) -> list[bool]:
+    answered: list[bool] = []
+    real = api_fast.submit
+
+    def spy(*args):
+        answer = real(*args)
+        answered.append(answer is not None)
+        return answer
+
+    monkeypatch.setattr(api_fast, "submit", spy)
+    return answered
+
+
+def test_https_redirects_and_security_headers_are_djangos_on_the_fast_way(settings, monkeypatch):
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    settings.SECURE_HSTS_SECONDS = 3600
+    answered = spy_on_fast_answers(monkeypatch)
+    game, seats = classic_game()
+    path, body = f"/api/games/{game.pk}/moves", json.dumps({"type": "hint"}).encode()
+    through_asgi(path, body, HOST + token(seats[0]) + JSON)
+    # Plain HTTP is left to Django, which redirects it (its middleware was set up with this
+    # test's settings unchanged, so here it does not: what matters is the fast way declined).
+    assert answered == []
+    secure = HOST + [(b"x-forwarded-proto", b"https")] + token(seats[0]) + JSON
+    status, _data, headers = through_asgi(path, body, secure)
+    assert (status, answered) == (200, [True])
+    assert headers[b"strict-transport-security"] == b"max-age=3600"
+    assert headers[b"x-content-type-options"] == b"nosniff"
+    assert headers[b"x-frame-options"] == b"DENY"
+    assert headers[b"referrer-policy"] == b"same-origin"
+
+
+def test_other_charsets_and_repeated_headers_are_left_to_django(monkeypatch):
+    answered = spy_on_fast_answers(monkeypatch)
+    game, seats = classic_game()
+    path, body = f"/api/games/{game.pk}/moves", json.dumps({"type": "hint"}).encode()
+    latin = [(b"content-type", b"application/json; charset=latin-1")]
+    assert through_asgi(path, body, HOST + token(seats[0]) + latin)[0] == 200
+    twice = token(seats[0]) + token(seats[1]) + JSON
+    assert through_asgi(path, body, HOST + twice)[0] == 401
+    assert answered == []
+    utf8 = [(b"content-type", b"application/json; charset=UTF-8")]
+    assert through_asgi(path, body, HOST + token(seats[0]) + utf8)[0] == 200
+    assert answered == [True]
+
+
+@pytest.mark.parametrize("junk", ["", "\x00", "a\x00b", "x" * 65, "no spaces", "é"])
+def test_a_token_that_is_not_one_finds_no_seat_without_asking_the_database(junk):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.selectors import seat_by_token
+
+    with CaptureQueriesContext(connection) as queries:
+        assert seat_by_token(junk) is None
+    assert len(queries) == 0
+
+
+def test_a_websocket_with_a_nul_token_is_refused_cleanly():
+    from tests.games.test_websocket import communicator
+
+    game, _seats = classic_game()
+
+    async def run():
+        socket = communicator(f"/ws/games/{game.pk}/?token=%00")
+        connected, code = await socket.connect()
+        return connected, code
+
+    assert async_to_sync(run)() == (False, 4403)

@@ -97,3 +97,15 @@ def test_a_deeply_nested_save_file_is_refused_on_the_page_and_in_the_admin(
     assert admin.status_code == 400
     assert "nested too deeply" in admin.content.decode()
     assert Game.objects.count() == count
+
+
+def test_text_that_only_looks_like_a_nul_escape_is_stored(client):
+    game, token = classic_game_and_token(client)
+    response = client.post(
+        f"/api/games/{game['id']}/moves",
+        '{"type": "hint", "note": "C:\\\\u0000dir"}',
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Token {token}",
+    )
+    assert response.status_code == 200, response.content
+    assert Move.objects.filter(game_id=game["id"]).last().action["note"] == "C:\\u0000dir"

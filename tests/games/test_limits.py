@@ -168,6 +168,19 @@ def test_pages_count_new_tables_as_joins(client, settings):
     first = client.post("/play/new", {"name": "ann", "rules": "classic"})
     assert first.status_code == 302
     refused = client.post("/play/new", {"name": "ann", "rules": "classic"})
-    assert refused.status_code == 400
+    assert refused.status_code == 429
     assert b"Too many joins: at most 1 per hour" in refused.content
     assert Game.objects.count() == 1
+
+
+def test_a_seat_has_one_move_budget_across_the_api_and_the_protocol(
+    client, settings, example_table
+):
+    settings.RATE_LIMIT_MOVES = "1/hour"
+    ann = join(client, example_table.pk, "ann")  # a token client: the protocol may act for it
+    url = f"/api/games/{example_table.pk}/moves"
+    assert post(client, url, {"type": "declare"}, ann).status_code == 200
+    before = Game.objects.get(pk=example_table.pk).version
+    refused = client.get(f"/tables/{example_table.pk}/pick/ann/0,0")
+    assert refused.status_code == 429
+    assert Game.objects.get(pk=example_table.pk).version == before

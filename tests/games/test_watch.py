@@ -136,3 +136,23 @@ def test_the_game_detail_counts_waiting_watches(server):
     client.get("/declare/alice")
     watch.result(timeout=3)
     assert client.http.get(f"/api/games/{client.table}/").json()["watching"] == 0
+
+
+def test_answered_watches_leave_no_channel_behind(server):
+    """Each /watch listens on a channel of its own; once answered, the channel layer must forget
+    it (on Redis's pub/sub layer it is a subscription that would otherwise stay for good)."""
+    if "CHANNEL_PREFIX" not in server.env:
+        pytest.skip("counts Redis subscriptions: the suite's PostgreSQL and Redis run")
+    import redis
+
+    pattern = f"{server.env['CHANNEL_PREFIX']}specific.*"
+    subscribed = redis.Redis.from_url(server.env["REDIS_URL"])
+    before = len(subscribed.pubsub_channels(pattern))
+    client = Client(server)
+    watches = [client.watch(name, settle=False) for name in ("bob", "carol", "dave")]
+    time.sleep(1.0)
+    client.get("/declare/alice")
+    for watch in watches:
+        watch.result(timeout=5)
+    time.sleep(0.3)
+    assert len(subscribed.pubsub_channels(pattern)) <= before
