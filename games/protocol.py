@@ -219,10 +219,10 @@ async def watch(path: str, client: str = "unknown", run=runtime.run_db) -> Reply
     if request.route != "watch":
         return await run(act, game, request, now, client)
     layer = runtime.channel_layer()
-    channel = await layer.new_channel()
+    listener = Listener(layer, await layer.new_channel())
     group = services.group_name(game.pk)
     # Subscribe first, then note the version: every later event reaches this channel.
-    await layer.group_add(group, channel)
+    await layer.group_add(group, listener.channel)
     try:
         seen = (await run(_load, game.pk)).version
         try:
@@ -233,30 +233,54 @@ async def watch(path: str, client: str = "unknown", run=runtime.run_db) -> Reply
             return error(exc.message, game.pk)
         if game.status != Game.Status.OVER:
             with runtime.watching(game.pk):
-                game = await _wait_for_event(layer, channel, game, seen, request.player)
+                game = await _wait_for_event(listener, game, seen, request.player)
     finally:
-        await layer.group_discard(group, channel)
-        await _release(layer, channel)
+        await layer.group_discard(group, listener.channel)
+        await listener.close()
     return reply(game, request)
 
 
-async def _release(layer, channel: str) -> None:
-    """Let the layer forget a channel nobody will read again. Channels has no call for it; its
-    layers drop a channel when a receive on it is cancelled (the pub/sub layer's subscription in
-    Redis, the in-memory layer's queue), so cancel one: once any messages still queued for it
-    are read."""
-    for _ in range(1000):
-        pending = asyncio.ensure_future(layer.receive(channel))
-        await asyncio.sleep(0)
-        if not pending.done():
-            break
-        pending.result()  # a queued message nobody needs now
-    pending.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await pending
+class Listener:
+    """A watcher's channel, read with one receive at a time that a timeout does not cancel.
+
+    Channels has no call to drop a channel: its layers drop one when a receive on it is cancelled
+    (the pub/sub layer's subscription in Redis, the in-memory layer's queue). Cancelling a
+    receive at every timeout would drop and make the subscription again each time, and a
+    receive that ends with a message leaves it in place; so the receive waits across timeouts,
+    and `close` cancels one that is waiting on the queue (reading any messages still in it first).
+    """
+
+    def __init__(self, layer, channel: str):
+        self.layer, self.channel = layer, channel
+        self.pending: asyncio.Future | None = None
+
+    async def next(self, timeout: float) -> dict | None:
+        """The next message, or None when `timeout` seconds pass first."""
+        if self.pending is None:
+            self.pending = asyncio.ensure_future(self.layer.receive(self.channel))
+        done, _ = await asyncio.wait({self.pending}, timeout=max(timeout, 0))
+        if not done:
+            return None
+        pending, self.pending = self.pending, None
+        return pending.result()
+
+    async def close(self) -> None:
+        for _ in range(1000):
+            if self.pending is None:
+                self.pending = asyncio.ensure_future(self.layer.receive(self.channel))
+                await asyncio.sleep(0)
+            if not self.pending.done():
+                break
+            pending, self.pending = self.pending, None
+            if pending.cancelled() or pending.exception() is not None:
+                return  # the layer gave up on this channel itself
+            # else: a message nobody needs now
+        self.pending.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.pending
 
 
-async def _wait_for_event(layer, channel: str, game: Game, seen: int, name: str) -> Game:
+async def _wait_for_event(listener: Listener, game: Game, seen: int, name: str) -> Game:
     """Sleep until an event newer than `seen` (not this watcher's own join), the game's
     deadline, or the timeout; return the game as it is then."""
     loop = asyncio.get_running_loop()
@@ -266,9 +290,8 @@ async def _wait_for_event(layer, channel: str, game: Game, seen: int, name: str)
         wait = give_up - loop.time()
         if deadline_ms is not None:
             wait = min(wait, max(deadline_ms - services.now_ms(), 0) / 1000 + 0.002)
-        try:
-            message = await asyncio.wait_for(layer.receive(channel), timeout=max(wait, 0))
-        except TimeoutError:
+        message = await listener.next(wait)
+        if message is None:
             if deadline_ms is not None and services.now_ms() >= deadline_ms:
                 # Time alone changes the table: apply it under the lock (the first one wins).
                 result = await runtime.run_db(services.game_tick, game_id=game.pk)

@@ -12,6 +12,7 @@ from django.test import Client
 from games import services
 from games.auth import SESSION_PLAYER_KEY
 from games.models import Game, Player, Seat
+from tests.examples import EXAMPLE_DECK
 
 pytestmark = pytest.mark.django_db
 
@@ -202,7 +203,9 @@ def test_a_table_needs_a_name(client):
 
 
 def test_a_watcher_sees_the_table_with_its_live_view(client):
-    game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    # A fixed deck: 1 shuffle in 30 deals no set in 12 cards, and the table then shows 15.
+    options = {"rules": "classic", "deck": EXAMPLE_DECK}
+    game = services.game_create(kind="set", options=options, is_open=True)
     response = client.get(f"/play/{game.pk}/")
     assert response.status_code == 200
     config = page_config(response)
