@@ -151,15 +151,7 @@ def test_a_foreign_host_is_left_to_django(client):
 
 
 def test_the_plain_token_move_is_answered_in_front_of_django(monkeypatch):
-    answered = []
-    real = api_fast.submit
-
-    def spy(*args):
-        answer = real(*args)
-        answered.append(answer is not None)
-        return answer
-
-    monkeypatch.setattr(api_fast, "submit", spy)
+    answered = spy_on_fast_answers(monkeypatch)
     game, seats = classic_game()
     claim = json.dumps({"type": "claim", "cards": EXAMPLE_DECK[:3]}).encode()
     status, data, _ = through_asgi(
