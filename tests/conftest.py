@@ -125,6 +125,20 @@ class Server:
         self.stop()
         raise RuntimeError(f"the server did not start; see {self.log.name}")
 
+    def shell(self, code: str) -> str:
+        """Run Python in the server's project and store, as an operator would (manage.py shell);
+        return what it printed."""
+        result = subprocess.run(
+            [sys.executable, "manage.py", "shell", "--no-imports", "-v", "0", "-c", code],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout.strip()
+
     def kill(self) -> None:
         """kill -9: no shutdown code runs, as when the machine loses power."""
         if self.process and self.process.poll() is None:

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import itertools
 import re
-import subprocess
-import sys
 import time
 
 import pytest
 
 from cards.engine.card import parse_card
 from cards.engine.rules import is_set
-from tests.e2e.conftest import ARTIFACTS, DESKTOP, E2E, PHONE, ROOT
+from tests.e2e.conftest import ARTIFACTS, DESKTOP, E2E, PHONE
 
 pytestmark = E2E
 
@@ -84,20 +82,6 @@ def not_a_set(cards: list[str]) -> list[str]:
         if not is_set(*(parse_card(card) for card in triple)):
             return list(triple)
     raise AssertionError("every triple is a set")
-
-
-def server_shell(server, code: str) -> str:
-    """Run Python in the server's project and database (the way an operator would)."""
-    result = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", code],
-        cwd=ROOT,
-        env=server.env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout.strip()
 
 
 def create_table(person: Person, **choices) -> int:
@@ -229,13 +213,12 @@ def computer_game(browser, server):
         "'attributes': 3, 'deck': deck}, is_open=True);"
         "print(game.pk)"
     )
-    game_id = int(server_shell(server, created).splitlines()[-1])
+    game_id = int(server.shell(created).splitlines()[-1])
     cleo = Person(browser, server)
     cleo.name_myself("cleo")
     page = cleo.goto(f"/play/{game_id}/?join=1")
     page.wait_for_selector("#scores li[data-player=cleo] .badge-you")
-    server_shell(
-        server,
+    server.shell(
         f"from games import services; services.seat_add_computer(game_id={game_id}, "
         "speed='instant')",
     )

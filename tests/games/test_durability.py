@@ -8,8 +8,6 @@ plain-text protocol's default table, when the server is killed without warning.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 import time
 
@@ -17,13 +15,11 @@ import httpx
 import pytest
 
 from cards.engine.rules import find_set
-from tests.conftest import ROOT, Server
+from tests.conftest import Server
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("servers")]
 
 CHECK_REPLAYS = """
-import django
-django.setup()
 from games.models import Game
 from games.replay import replay
 games = list(Game.objects.all())
@@ -171,16 +167,7 @@ def test_kill_9_mid_play_loses_no_confirmed_move_and_play_goes_on(tmp_path):
                 assert game["status"] == "over"
 
         # Every game in the store, confirmed or not: a whole log that replays to its state.
-        checked = subprocess.run(
-            [sys.executable, "-c", CHECK_REPLAYS],
-            cwd=ROOT,
-            env=second.env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert checked.returncode == 0, checked.stderr
-        assert int(checked.stdout) >= 3 + len(players.setwar)
+        assert int(second.shell(CHECK_REPLAYS)) >= 3 + len(players.setwar)
 
         # The games go on, with the same tokens.
         again = Players(second.url)
