@@ -149,15 +149,19 @@ def act(game: Game, request: Request, now: int, client: str = "unknown") -> Repl
         return reply(services.game_tick(game_id=game.pk, now=now).game, request)
     try:
         limit(game, request, client)
-    except limits.RateLimited as exc:
-        return Reply(exc.message + "\n", exc.http_status, game.pk)
-    try:
         result = services.protocol_act(
             game_id=game.pk, name=request.player, action=request.action(), now=now
         )
+    except limits.RateLimited as exc:
+        return limited(exc, game.pk)
     except (SetError, services.GameError) as exc:
         return error(BAD_PICK if request.route == "pick" else str(exc), game.pk)
     return reply(result.game, request)
+
+
+def limited(exc: limits.RateLimited, table_id: int) -> Reply:
+    """Over a rate limit: 429 with the limit in words (this project's rule; see README)."""
+    return Reply(exc.message + "\n", exc.http_status, table_id)
 
 
 def handle(path: str, now: int | None = None) -> HttpResponse:
@@ -228,7 +232,7 @@ async def watch(path: str, client: str = "unknown", run=runtime.run_db) -> Reply
         try:
             game = await run(_watch_join, game.pk, request.player, now, client)
         except limits.RateLimited as exc:
-            return Reply(exc.message + "\n", exc.http_status, game.pk)
+            return limited(exc, game.pk)
         except services.GameError as exc:  # a name a browser or a computer holds
             return error(exc.message, game.pk)
         if game.status != Game.Status.OVER:
@@ -275,6 +279,8 @@ class Listener:
             if pending.cancelled() or pending.exception() is not None:
                 return  # the layer gave up on this channel itself
             # else: a message nobody needs now
+        if self.pending is None:
+            return
         self.pending.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self.pending
