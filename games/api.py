@@ -74,7 +74,7 @@ class GameListView(APIView):
         },
     )
     def post(self, request):
-        limits.check("joins", limits.client_address(request.META))
+        limits.check_join(request)
         data = s.GameCreateRequest(data=request.data)
         data.is_valid(raise_exception=True)
         game = services.game_create(
@@ -125,7 +125,7 @@ class JoinView(APIView):
     )
     def post(self, request, game_id: int):
         game = selectors.game_get(game_id)
-        limits.check("joins", limits.client_address(request.META))
+        limits.check_join(request)
         data = s.JoinRequest(data=request.data)
         data.is_valid(raise_exception=True)
         name = data.validated_data["name"]
@@ -165,7 +165,7 @@ class ComputerView(APIView):
     def post(self, request, game_id: int):
         game = selectors.game_get(game_id)
         acting_seat(request, game.pk)
-        limits.check("joins", limits.client_address(request.META))
+        limits.check_join(request)
         data = s.ComputerRequest(data=request.data)
         data.is_valid(raise_exception=True)
         seat = services.seat_add_computer(game_id=game.pk, speed=data.validated_data["speed"])

@@ -94,6 +94,11 @@ def check(scope: str, client: str) -> None:
         raise RateLimited(scope, rate, max(1, math.ceil((window + 1) * rate.period - now)))
 
 
+def check_join(request) -> None:
+    """Count a join (creating or joining a game) of a Django or DRF request's client."""
+    check("joins", client_address(request.META))
+
+
 def check_settings(app_configs=None, **kwargs) -> list:
     """System check (`manage.py check`, `migrate`): both rates must parse."""
     from django.core.checks import Error

@@ -248,7 +248,7 @@ def table_create(request):
     """Create a Set table, seat its creator and its computer opponents, and open it."""
     form = {key: (request.POST.get(key) or "")[:40] for key in request.POST}
     try:
-        limits.check("joins", limits.client_address(request.META))
+        limits.check_join(request)
         if request.POST.get("name") is not None:
             name = _clean_name(request.POST.get("name"))
         else:
@@ -356,7 +356,7 @@ def solitaire(request):
         context["mine"] = _solitaire_games(player)
         return render(request, "solitaire.html", context)
     try:
-        limits.check("joins", limits.client_address(request.META))
+        limits.check_join(request)
         if request.POST.get("name") is not None or player is None:
             player = session_player_save(request, _clean_name(request.POST.get("name")))
         attributes = _int_choice(

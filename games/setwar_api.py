@@ -214,7 +214,7 @@ class SetWarCreateView(APIView):
         ],
     )
     def post(self, request):
-        limits.check("joins", limits.client_address(request.META))
+        limits.check_join(request)
         data = SetWarCreateRequest(data=request.data)
         data.is_valid(raise_exception=True)
         game = setwar_run(

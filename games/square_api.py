@@ -178,7 +178,7 @@ class SquareImportView(APIView):
         ],
     )
     def post(self, request):
-        limits.check("joins", limits.client_address(request.META))
+        limits.check_join(request)
         data = SquareImportRequest(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data

@@ -121,7 +121,7 @@ def square_home(request):
         return render(request, "square.html", _games_context(request, player))
     form = {key: (request.POST.get(key) or "")[:40] for key in request.POST}
     try:
-        limits.check("joins", limits.client_address(request.META))
+        limits.check_join(request)
         players = _int_choice(request.POST, "players", PLAYER_COUNTS, "number of players", 2)
         computers = _int_choice(
             request.POST, "computers", range(players), f"number of computers (0-{players - 1})", 1
@@ -145,7 +145,7 @@ def square_import(request):
     """Continue a saved game: the upload becomes a new game the visitor sits at as seat 1."""
     form = {"import_players": (request.POST.get("import_players") or "")[:4]}
     try:
-        limits.check("joins", limits.client_address(request.META))
+        limits.check_join(request)
         players = _int_choice(
             request.POST, "import_players", PLAYER_COUNTS, "number of players", SAVE_PLAYERS_DEFAULT
         )
