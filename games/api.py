@@ -124,19 +124,18 @@ class JoinView(APIView):
         },
     )
     def post(self, request, game_id: int):
-        game = selectors.game_get(game_id)
+        game_id = selectors.existing_game_id(game_id)
         limits.check_join(request)
         data = s.JoinRequest(data=request.data)
         data.is_valid(raise_exception=True)
         name = data.validated_data["name"]
         player = session_player_for_write(request) or Player.objects.create(name=name)
-        seat = services.game_join(game_id=game.pk, player=player, name=name)
-        game.refresh_from_db()
+        seat = services.game_join(game_id=game_id, player=player, name=name)
         return Response(
             {
                 "token": seat.token,
                 "seat": selectors.seat_json(seat),
-                "game": selectors.game_summary(game),
+                "game": selectors.game_summary(selectors.game_row(game_id)),
             },
             status=status.HTTP_201_CREATED,
         )

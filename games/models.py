@@ -96,7 +96,8 @@ class Seat(models.Model):
     joined = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["game", "number"]
+        # "game" would order by Game's own ordering (-id) through a join: the column says it.
+        ordering = ["-game_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique"),
             models.UniqueConstraint(fields=["game", "name"], name="seat_name_unique"),
@@ -121,7 +122,7 @@ class Move(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["game", "seq"]
+        ordering = ["-game_id", "seq"]  # as "game", without the join
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="move_seq_unique")]
 
     def __str__(self) -> str:

@@ -313,7 +313,8 @@ async def _wait_for_event(listener: Listener, game: Game, seen: int, name: str) 
         deadline_ms = message.get("deadline_ms")
         own_join = message.get("actor") == name and message.get("action") in ("join", "look")
         if (message.get("event") or message.get("over")) and not own_join:
-            return await runtime.load_game(game.pk, message["version"], _load)
+            head = selectors.head_from_message(message, services.now_ms())
+            return head or await runtime.load_game(game.pk, message["version"], _load)
 
 
 # -- the ways in: a lean ASGI app, and Django views --------------------------------------------

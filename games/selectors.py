@@ -74,13 +74,54 @@ def table_head(*, game_id: int | None = None, default: bool = False) -> TableHea
     return head
 
 
-def game_get(game_id) -> Game:
+def head_from_message(message: dict, now: int) -> TableHead | None:
+    """The game as a change message (services.broadcast) describes it, when its state is in
+    this process's cache; None (read the game) when it is not, when a deadline is due (the read
+    applies it: game_fresh), or when a later change of the same transaction superseded it."""
+    if message.get("superseded") or "kind" not in message:
+        return None
+    state = runtime.cached_state(message["game"], message["version"])
+    deadline = message.get("deadline_ms")
+    if state is None or (deadline is not None and now >= deadline):
+        return None
+    return TableHead(
+        message["game"],
+        message["kind"],
+        message["is_open"],
+        message["status"],
+        message["version"],
+        deadline,
+        state,
+    )
+
+
+def existing_game_id(game_id) -> int:
+    """The id of an existing game, checked with one small query, or the not-found error."""
     from games.services import NotFound
 
     try:
-        return with_state(Game.objects.defer("state").get(pk=int(game_id)))
+        number = int(game_id)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT id FROM games_game WHERE id = %s", [number])
+            if cursor.fetchone() is not None:
+                return number
+    except (ValueError, TypeError, OverflowError):
+        pass
+    raise NotFound(f"There is no game with id {game_id}.")
+
+
+def game_row(game_id) -> Game:
+    """The game's row without its state (what a summary shows), or the not-found error."""
+    from games.services import NotFound
+
+    try:
+        return Game.objects.defer("state").get(pk=int(game_id))
     except (Game.DoesNotExist, ValueError, TypeError, OverflowError):
         raise NotFound(f"There is no game with id {game_id}.") from None
+
+
+def game_get(game_id) -> Game:
+    return with_state(game_row(game_id))
 
 
 def game_fresh(game_id, now: int, *, head: bool = False) -> Game | TableHead:

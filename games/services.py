@@ -68,7 +68,9 @@ def broadcast(
     """Once the change is committed, cache the new state and tell every watcher its version.
 
     The message names the actor and the action, so a /watch can tell its own join from the
-    events it waits for. Presence marks are cached but not published (``publish=False``).
+    events it waits for, and carries the game's head, so a listener in the writer's process
+    (where the new state is cached) renders the change without a database read. Presence marks
+    are cached but not published (``publish=False``).
     """
     message = {
         "type": "game.changed",
@@ -79,7 +81,18 @@ def broadcast(
         "over": game.status == Game.Status.OVER,
         "actor": actor,
         "action": action,
+        # The rest of the game's head: with the state cached, a listener has the game without
+        # reading it (selectors.head_from_message), unless a later change supersedes this one.
+        "kind": game.kind,
+        "status": game.status,
+        "is_open": game.is_open,
     }
+    # A later change of the same transaction supersedes this one: a listener woken by this
+    # message reads the game then, and sees the newest (selectors.head_from_message).
+    earlier = getattr(game, "_change_message", None)
+    if earlier is not None:
+        earlier["superseded"] = True
+    game._change_message = message
     game_id, version, state = game.pk, game.version, game.state
 
     def after_commit():
@@ -397,20 +410,17 @@ def protocol_seat_id(game: Game, name: str) -> int | None:
     return seat_id
 
 
-def _seat_for(game: Game, name: str) -> Seat | None:
-    return game.seats.filter(name=name).first()
-
-
 def _add_seat(game: Game, *, player: Player, name: str, now: int) -> Seat:
     rules = get_rules(game.kind)
     if game.status == Game.Status.OVER:
         raise GameError("The game is over; nobody can join it.", http_status=409)
     if game.status == Game.Status.ACTIVE and not rules.join_while_active:
         raise GameError("The game has started; nobody can join it now.", http_status=409)
-    count = game.seats.count()
+    taken = list(game.seats.order_by().values_list("name", flat=True))
+    count = len(taken)
     if rules.max_seats is not None and count >= rules.max_seats:
         raise GameError(f"The game is full ({rules.max_seats} seats).", http_status=409)
-    if _seat_for(game, name) is not None:
+    if name in taken:
         raise GameError(f"The name {name!r} is taken at this game.", http_status=409)
     try:
         result = rules.join(game.state, name, now)

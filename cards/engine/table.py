@@ -156,7 +156,13 @@ def card_digits(card: Card) -> str:
 
 
 def card_json(text: str, attributes: int) -> dict[str, Any]:
-    """Describe one stored card for a view: protocol text, digits and code."""
+    """Describe one stored card for a view: protocol text, digits and code (a new dict)."""
+    return dict(_card_json(text, attributes))
+
+
+@lru_cache(maxsize=8192)
+def _card_json(text: str, attributes: int) -> dict[str, Any]:
+    # Every view of every seat describes the same few cards: once each (callers copy it).
     card = card_of(text, attributes)
     return {"card": text, "digits": card_digits(card), "code": card.code}
 
