@@ -2,8 +2,8 @@
 
 - The Set server's plain-text protocol (/look/P, /watch/P, ...) is answered by a lean handler
   in front of Django (games.protocol.ProtocolApp): no sessions, CSRF or templates to run.
-- A seat's move with its token (POST /api/games/<id>/moves), the API's busiest request, is
-  answered in front of Django too (games.api_fast.FastMovesApp); every other case goes on.
+- The API's busiest requests (a token move, a bot's create and join) are answered in front of
+  Django too (games.api_fast.FastApiApp); every other case goes on.
 - Twisted's Content-Type parse, which daphne's requests pay for and never use, is replaced by a
   faster one (config.twisted_http).
 - Static files are served by Django's ASGI static handler, in the event loop, from the project.
@@ -48,13 +48,13 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
-from games.api_fast import FastMovesApp  # noqa: E402
+from games.api_fast import FastApiApp  # noqa: E402
 from games.protocol import ProtocolApp  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": ProtocolApp(FastMovesApp(ASGIStaticFilesHandler(django_asgi_app))),
+        "http": ProtocolApp(FastApiApp(ASGIStaticFilesHandler(django_asgi_app))),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

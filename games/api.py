@@ -35,6 +35,38 @@ NOT_FOUND = {**NOT_FOUND_RESPONSES, **TOKEN_RESPONSES}
 """Every view that reads a seat token may also answer 401 for a token that is not valid."""
 
 
+def create_game(request, data) -> dict:
+    """Create a game (GameListView.post, and games.api_fast in front of Django): the new game's
+    summary. A join of the client's (limits), then the body's checks, then the write."""
+    limits.check_join(request)
+    checked = s.GameCreateRequest(data=data)
+    checked.is_valid(raise_exception=True)
+    game = services.game_create(
+        kind=checked.validated_data["kind"],
+        options=checked.validated_data["options"],
+        seed=checked.validated_data.get("seed"),
+        is_open=checked.validated_data["open"],
+    )
+    return selectors.game_summary(game)
+
+
+def join_game(request, game_id, data, session_player) -> dict:
+    """Seat a player (JoinView.post, and games.api_fast): the token, the seat and the game.
+    `session_player(request)` is the browser's player, if any; else a new player is made."""
+    game_id = selectors.existing_game_id(game_id)
+    limits.check_join(request)
+    checked = s.JoinRequest(data=data)
+    checked.is_valid(raise_exception=True)
+    name = checked.validated_data["name"]
+    player = session_player(request) or Player.objects.create(name=name)
+    seat = services.game_join(game_id=game_id, player=player, name=name)
+    return {
+        "token": seat.token,
+        "seat": selectors.seat_json(seat),
+        "game": selectors.game_summary(selectors.game_row(game_id)),
+    }
+
+
 def _optional_seat(request, game: Game):
     try:
         return acting_seat(request, game.pk)
@@ -74,16 +106,7 @@ class GameListView(APIView):
         },
     )
     def post(self, request):
-        limits.check_join(request)
-        data = s.GameCreateRequest(data=request.data)
-        data.is_valid(raise_exception=True)
-        game = services.game_create(
-            kind=data.validated_data["kind"],
-            options=data.validated_data["options"],
-            seed=data.validated_data.get("seed"),
-            is_open=data.validated_data["open"],
-        )
-        return Response(selectors.game_summary(game), status=status.HTTP_201_CREATED)
+        return Response(create_game(request, request.data), status=status.HTTP_201_CREATED)
 
 
 class GameDetailView(APIView):
@@ -124,21 +147,8 @@ class JoinView(APIView):
         },
     )
     def post(self, request, game_id: int):
-        game_id = selectors.existing_game_id(game_id)
-        limits.check_join(request)
-        data = s.JoinRequest(data=request.data)
-        data.is_valid(raise_exception=True)
-        name = data.validated_data["name"]
-        player = session_player_for_write(request) or Player.objects.create(name=name)
-        seat = services.game_join(game_id=game_id, player=player, name=name)
-        return Response(
-            {
-                "token": seat.token,
-                "seat": selectors.seat_json(seat),
-                "game": selectors.game_summary(selectors.game_row(game_id)),
-            },
-            status=status.HTTP_201_CREATED,
-        )
+        answer = join_game(request, game_id, request.data, session_player_for_write)
+        return Response(answer, status=status.HTTP_201_CREATED)
 
 
 class ComputerView(APIView):

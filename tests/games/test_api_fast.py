@@ -233,3 +233,125 @@ def test_a_websocket_with_a_nul_token_is_refused_cleanly():
         return connected, code
 
     assert async_to_sync(run)() == (False, 4403)
+
+
+# -- a bot's create and join: the same answers whichever way -------------------------------------
+
+CREATE_CASES = {
+    "a classic table": {"kind": "set", "options": {"rules": "classic", "deck": EXAMPLE_DECK}},
+    "a square game": {"kind": "square"},
+    "an open declare table": {"kind": "set", "options": {"rules": "declare"}, "open": True},
+    "an unknown kind": {"kind": "chess"},
+    "bad options": {"kind": "set", "options": {"rules": "classic", "attributes": 7}},
+    "a list": ["set"],
+    "no kind": {},
+}
+
+
+def comparable(status: int, data, state=None) -> tuple:
+    """An answer without what differs from one game or seat to the next (ids, times, tokens)."""
+    if isinstance(data, dict):
+        data = {
+            key: comparable(0, value)[1]
+            for key, value in data.items()
+            if key not in ("id", "created", "updated", "token")
+        }
+    elif isinstance(data, list):
+        data = [comparable(0, value)[1] for value in data]
+    return status, data, state
+
+
+@pytest.mark.parametrize("case", list(CREATE_CASES))
+def test_a_create_answers_the_same_either_way(client, case):
+    body = json.dumps(CREATE_CASES[case]).encode()
+    answers = []
+    for way in (through_asgi, lambda *args: through_django(client, *args)):
+        before = Game.objects.count()
+        status, data, _ = way("/api/games/", body, HOST + JSON if way is through_asgi else JSON)
+        created = Game.objects.order_by("-id").first() if Game.objects.count() > before else None
+        answers.append(comparable(status, data, created and (created.kind, created.options)))
+    assert answers[0] == answers[1]
+
+
+def join_case(name_or_body, seated=()):
+    def make():
+        game = services.game_create(kind="set", options={"rules": "classic"})
+        for name in seated:
+            services.game_join(game_id=game.pk, player=Player.objects.create(name=name))
+        body = name_or_body if isinstance(name_or_body, dict | list) else {"name": name_or_body}
+        return game.pk, body
+
+    return make
+
+
+JOIN_CASES = {
+    "a new name": join_case("zoë"),
+    "a name taken": join_case("ann", seated=["ann"]),
+    "a blank name": join_case("  "),
+    "a long name": join_case("x" * 200),
+    "no name": join_case({}),
+    "a list": join_case(["ann"]),
+}
+
+
+@pytest.mark.parametrize("case", list(JOIN_CASES))
+def test_a_join_answers_the_same_either_way(client, case):
+    answers = []
+    for way in ("asgi", "django"):
+        game_id, body = JOIN_CASES[case]()
+        path, raw = f"/api/games/{game_id}/join", json.dumps(body).encode()
+        if way == "asgi":
+            status, data, _ = through_asgi(path, raw, HOST + JSON)
+        else:
+            status, data, _ = through_django(client, path, raw, JSON)
+        seats = list(Game.objects.get(pk=game_id).seats.values_list("name", flat=True))
+        answers.append(comparable(status, data, seats))
+    assert answers[0] == answers[1]
+    missing = through_asgi("/api/games/999999/join", b'{"name": "ann"}', HOST + JSON)
+    assert missing[:2] == (404, {"detail": "There is no game with id 999999."})
+
+
+def test_a_bot_s_create_and_join_are_answered_in_front_of_django_and_browsers_are_not(
+    monkeypatch,
+):
+    answered = []
+    for name in ("create", "join"):
+        real = getattr(api_fast, name)
+
+        def spy(*args, real=real):
+            answer = real(*args)
+            answered.append(answer is not None)
+            return answer
+
+        monkeypatch.setattr(api_fast, name, spy)
+    body = json.dumps({"kind": "set", "options": {"rules": "classic"}}).encode()
+    status, game, _ = through_asgi("/api/games/", body, HOST + JSON)
+    assert status == 201 and answered == [True]
+    join = json.dumps({"name": "ann"}).encode()
+    status, seat, headers = through_asgi(f"/api/games/{game['id']}/join", join, HOST + JSON)
+    assert status == 201 and seat["seat"]["name"] == "ann" and answered == [True, True]
+    assert headers[b"x-frame-options"] == b"DENY"
+    # A browser's session, a token or a body the serializer refuses: the view's to answer.
+    cookie = [(b"cookie", b"sessionid=abc")]
+    bob = json.dumps({"name": "bob"}).encode()
+    assert through_asgi(f"/api/games/{game['id']}/join", bob, HOST + JSON + cookie)[0] == 201
+    cal = json.dumps({"name": "cal"}).encode()
+    assert through_asgi(f"/api/games/{game['id']}/join", cal, HOST + JSON + token_of(seat))[0]
+    assert answered == [True, True]  # a session or a token: Django's from the start
+    assert through_asgi("/api/games/", b'{"kind": 5}', HOST + JSON)[0] == 400
+    assert answered == [True, True, False]  # looked at, refused by the serializer, left
+
+
+def token_of(joined: dict) -> list:
+    return [(b"authorization", f"Token {joined['token']}".encode())]
+
+
+def test_a_join_over_the_limit_gets_429_and_seats_nobody(settings, monkeypatch):
+    settings.RATE_LIMIT_JOINS = "1/hour"
+    monkeypatch.setattr("games.limits.time.time", lambda: 1_800_000_000 + 3600 * 1000 + 0.5)
+    game = services.game_create(kind="set", options={"rules": "classic"})
+    path = f"/api/games/{game.pk}/join"
+    assert through_asgi(path, b'{"name": "ann"}', HOST + JSON)[0] == 201
+    status, data, headers = through_asgi(path, b'{"name": "bob"}', HOST + JSON)
+    assert status == 429 and headers[b"retry-after"] == b"3600", data
+    assert list(Game.objects.get(pk=game.pk).seats.values_list("name", flat=True)) == ["ann"]
