@@ -1,5 +1,6 @@
 """Twisted's Content-Type parse, replaced by a faster one (config/twisted_http.py): it tells the
-form types apart exactly as Twisted's own does, and daphne's server runs with it."""
+form types apart exactly as Twisted's own does, and daphne's server runs with it; Twisted's own
+access log, which nobody reads under daphne, is off, and daphne's is written as before."""
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -69,3 +70,21 @@ def test_the_server_application_installs_it():
     import config.asgi  # noqa: F401 - what daphne loads
 
     assert http._parseContentType is twisted_http.parse_content_type
+
+
+def test_twisted_s_unread_access_log_is_off_and_a_log_path_still_works(tmp_path):
+    from twisted.web import http
+
+    twisted_http.install()
+    factory = http.HTTPFactory()
+    factory.startFactory()
+    try:
+        assert factory._logFile is None  # HTTPFactory.log skips the line
+    finally:
+        factory.stopFactory()
+    chosen = http.HTTPFactory(logPath=str(tmp_path / "access.log"))
+    chosen.startFactory()
+    try:
+        assert chosen._logFile is not None
+    finally:
+        chosen.stopFactory()
