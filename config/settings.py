@@ -103,6 +103,10 @@ if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         DATABASES["default"]["OPTIONS"] = dict(SQLITE_OPTIONS)
+    elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Server-side parameters: psycopg then prepares a statement run often on a connection
+        # (its prepare_threshold), and PostgreSQL parses and plans each move's queries once.
+        DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
 else:
     DATABASES = {
         "default": {
