@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from functools import partial
 
 from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection, transaction
 
@@ -105,18 +105,11 @@ def write_transaction():
             yield
 
 
-def publish(group: str, message: dict, *, state: dict | None = None) -> None:
-    """Send a message to a channel group without making the caller wait for it.
-
-    `state`, the game's new state, goes with the message to other processes (a layer that is
-    not in memory): their listeners then show the change without reading the game. A listener
-    in this process finds it in the cache instead (selectors.head_from_message).
-    """
+def publish(group: str, message: dict) -> None:
+    """Send a message to a channel group without making the caller wait for it."""
     layer = get_channel_layer()
     if layer is None:  # pragma: no cover - a layer is always configured
         return
-    if state is not None and not isinstance(layer, InMemoryChannelLayer):
-        message = {**message, "state": state}
     loop = _main_loop
     if loop is not None and loop.is_running():
         try:

@@ -76,15 +76,11 @@ def table_head(*, game_id: int | None = None, default: bool = False) -> TableHea
 
 def head_from_message(message: dict, now: int) -> TableHead | None:
     """The game as a change message (services.broadcast) describes it, when its state is in
-    this process's cache or in the message; None (read the game) when it is in neither, when a
-    deadline is due (the read applies it: game_fresh), or when a later change of the same
-    transaction superseded it."""
+    this process's cache; None (read the game) when it is not, when a deadline is due (the read
+    applies it: game_fresh), or when a later change of the same transaction superseded it."""
     if message.get("superseded") or "kind" not in message:
         return None
     state = runtime.cached_state(message["game"], message["version"])
-    if state is None and "state" in message:  # published by another process (runtime.publish)
-        state = message["state"]
-        runtime.remember_state(message["game"], message["version"], state)
     deadline = message.get("deadline_ms")
     if state is None or (deadline is not None and now >= deadline):
         return None

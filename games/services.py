@@ -98,7 +98,7 @@ def broadcast(
     def after_commit():
         runtime.remember_state(game_id, version, state)
         if publish:
-            runtime.publish(group_name(game_id), message, state=state)
+            runtime.publish(group_name(game_id), message)
 
     transaction.on_commit(after_commit)
 

@@ -14,7 +14,7 @@ from games.models import Game
 @pytest.fixture
 def published(monkeypatch):
     sent: list[dict] = []
-    monkeypatch.setattr(runtime, "publish", lambda group, message, state: sent.append(message))
+    monkeypatch.setattr(runtime, "publish", lambda group, message: sent.append(message))
     return sent
 
 
@@ -71,42 +71,3 @@ def test_socket_messages_are_compact_json_and_keep_any_text_and_number():
     text = consumers._text(data)  # 2**70 is past orjson's integers: json writes it
     assert json.loads(text) == data
     assert consumers._text({"a": [1, "é"]}) == '{"a":[1,"é"]}'
-
-
-def test_another_process_gets_the_state_with_the_message_and_needs_no_read(
-    example_table, monkeypatch, django_capture_on_commit_callbacks, django_assert_num_queries
-):
-    class SharedLayer:  # any layer that is not in this process's memory (Redis)
-        async def group_send(self, group, message):
-            sent.append(message)
-
-    sent: list[dict] = []
-    monkeypatch.setattr(runtime, "get_channel_layer", lambda: SharedLayer())
-    with django_capture_on_commit_callbacks(execute=True):
-        services.protocol_act(game_id=example_table.pk, name="alice", action={"type": "look"})
-    (message,) = sent
-    stored = Game.objects.get(pk=example_table.pk)
-    assert message["state"] == stored.state
-    runtime.forget_states()  # the other process has not seen it
-    with django_assert_num_queries(0):
-        head = selectors.head_from_message(message, services.now_ms())
-    assert (head.version, head.state) == (stored.version, stored.state)
-
-
-def test_the_in_memory_layer_gets_no_copy_of_the_state(
-    example_table, monkeypatch, django_capture_on_commit_callbacks
-):
-    from channels.layers import InMemoryChannelLayer, get_channel_layer
-
-    layer = get_channel_layer()
-    if not isinstance(layer, InMemoryChannelLayer):
-        pytest.skip("the in-memory layer is the embedded configuration's")
-    sent: list[dict] = []
-
-    async def group_send(group, message):
-        sent.append(message)
-
-    monkeypatch.setattr(layer, "group_send", group_send)
-    with django_capture_on_commit_callbacks(execute=True):
-        services.protocol_act(game_id=example_table.pk, name="alice", action={"type": "look"})
-    assert sent and all("state" not in message for message in sent)
