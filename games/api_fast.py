@@ -113,10 +113,15 @@ def _no_view(request):  # the middleware here only checks requests and dresses r
 
 
 def _json(body: bytes):
+    """The body as DRF's strict parser reads it; None (Django's to answer) where it would not."""
     try:
-        return json.loads(body)
+        return json.loads(body, parse_constant=_refuse_constant)
     except (ValueError, RecursionError):
         return None
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not JSON")  # NaN, Infinity: DRF's STRICT_JSON refuses them
 
 
 def submit(game_id: int, token: str, request, body: bytes) -> tuple[int, dict, dict] | None:
