@@ -14,11 +14,12 @@ serializers, `services.seat_move` (rate limit, then the move) and the reply
 error answer (`errors.game_error_answer`), and Django's security middleware for the HTTPS
 redirect and the response headers.
 
-Only the plain case is taken: a UTF-8 JSON body that the view's serializer accepts, a request
-Django's security middleware would not redirect, and for a move one token of a seat at this
-very game, for a create or a join no Authorization and no Cookie (a browser's session is
-Django's to read). Anything else goes on to Django unchanged, body included, and gets the
-view's own answer; nothing is written or counted before that decision.
+Creates and joins are taken only where the game-database threads are several (PostgreSQL:
+see `joins_in_front`). Only the plain case is taken: a UTF-8 JSON body that the view's
+serializer accepts, a request Django's security middleware would not redirect, and for a move
+one token of a seat at this very game, for a create or a join no Authorization and no Cookie (a
+browser's session is Django's to read). Anything else goes on to Django unchanged, body
+included, and gets the view's own answer; nothing is written or counted before that decision.
 """
 
 from __future__ import annotations
@@ -100,12 +101,20 @@ def _route(scope) -> tuple | None:
     if match:
         token = _token(auth)
         return (submit, int(match.group(1)), token) if token else None
-    if auth is not None or cookie:
+    if auth is not None or cookie or not joins_in_front():
         return None
     if path == CREATE_PATH:
         return (create,)
     match = JOIN_PATH.match(path)
     return (join, int(match.group(1))) if match else None
+
+
+def joins_in_front() -> bool:
+    """Whether creates and joins are taken here: with several game-database threads
+    (PostgreSQL), not with SQLite's one, where a burst of joins (every table's game ending at
+    once) would queue the moves behind it (move p99 307 -> 731 ms, bench/bench_load.py); there
+    they run on Django's thread beside the moves."""
+    return runtime.db_threads() > 1
 
 
 def _no_view(request):  # the middleware here only checks requests and dresses responses

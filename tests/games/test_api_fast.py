@@ -238,6 +238,32 @@ def test_a_websocket_with_a_nul_token_is_refused_cleanly():
 
 # -- a bot's create and join: the same answers whichever way -------------------------------------
 
+
+JOINS_IN_FRONT = api_fast.joins_in_front
+
+
+@pytest.fixture(autouse=True)
+def joins_in_front(monkeypatch):
+    """Creates and joins are taken in front of Django with several database threads (PostgreSQL);
+    these tests take them so on SQLite too."""
+    monkeypatch.setattr(api_fast, "joins_in_front", lambda: True)
+
+
+def test_with_one_database_thread_creates_and_joins_are_django_s(monkeypatch, settings):
+    monkeypatch.setattr(api_fast, "joins_in_front", JOINS_IN_FRONT)
+    settings.GAME_DB_THREADS = 1
+    answered = []
+    for name in ("create", "join"):
+        monkeypatch.setattr(api_fast, name, lambda *args, name=name: answered.append(name))
+    body = json.dumps({"kind": "set", "options": {"rules": "classic"}}).encode()
+    status, game, _ = through_asgi("/api/games/", body, HOST + JSON)
+    join = json.dumps({"name": "ann"}).encode()
+    assert through_asgi(f"/api/games/{game['id']}/join", join, HOST + JSON)[0] == 201
+    assert (status, answered) == (201, [])
+    settings.GAME_DB_THREADS = 4
+    assert api_fast.joins_in_front()
+
+
 CREATE_CASES = {
     "a classic table": {"kind": "set", "options": {"rules": "classic", "deck": EXAMPLE_DECK}},
     "a square game": {"kind": "square"},
