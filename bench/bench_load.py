@@ -42,8 +42,11 @@ split between them, a table's players always in one process), each an asyncio lo
 keep-alive HTTP client of bench/_clients.py and the ``websockets`` package. Its CPU and its event
 loop's lag are reported: when the lag grows, the generator, not the server, is the limit.
 
-Measured over ``--duration`` seconds (default 20) after ``--warmup`` seconds (default 5) of
-play; a figure counts a move whose POST was sent inside that window:
+Measured over ``--duration`` seconds (default 20) after ``--warmup`` seconds (default 10) of
+play, in which each table begins at a random moment of the first ``--stagger`` seconds (default
+10): tables that all began together would all finish their games together, and 500 creates and
+joins would arrive in one second, which no steady play does. A figure counts a move whose POST
+was sent inside the window:
 
 - accepted moves/s (claims the server confirmed as sets) and all move requests/s, next to the
   offered rate (players / mean think time: what they would send if the server answered at once);
@@ -452,8 +455,9 @@ class Player:
             sock.answer = None
         return (200 if message["type"] == "result" else 400), message, at
 
-    async def play(self, think: tuple[float, float]) -> None:
+    async def play(self, think: tuple[float, float], delay: float) -> None:
         end = self.stats.end
+        await asyncio.sleep(delay)  # the table's start in the warm-up (--stagger)
         while time.perf_counter() < end:
             try:
                 if self.game_id != self.table.game_id:
@@ -534,11 +538,13 @@ class Generator:
         start, end = (float(value) for value in line.split()[1:3])
         self.stats.start, self.stats.end = start, end
         helpers = [self.spawn(self.watch_lag()), self.spawn(self.sweep())]
-        await asyncio.sleep(max(start - time.perf_counter(), 0))
-        think = tuple(self.spec["think"])
-        players = [
-            self.spawn(player.play(think)) for table in self.tables for player in table.players
-        ]
+        # Play starts now, the warm-up before `start`; each table begins at its own moment in
+        # the first --stagger seconds, so that its games do not all end at once with the others'.
+        think, stagger = tuple(self.spec["think"]), self.spec["stagger"]
+        players = []
+        for table in self.tables:
+            delay = random.uniform(0, stagger)
+            players += [self.spawn(player.play(think, delay)) for player in table.players]
         await asyncio.sleep(max(end - time.perf_counter(), 0))
         await asyncio.wait(players, timeout=5.0)  # the moves in flight
         give_up = time.perf_counter() + LOST_AFTER_S + 0.5
@@ -898,10 +904,12 @@ def summarize_profile(path: Path, top: int = 14) -> str:
 # -- one scenario ---------------------------------------------------------------------------------
 
 
-def start_workers(count: int, tables: list[dict], think: tuple[float, float]) -> list:
+def start_workers(
+    count: int, tables: list[dict], think: tuple[float, float], stagger: float
+) -> list:
     workers = []
     for n in range(count):
-        spec = {"tables": tables[n::count], "think": list(think)}
+        spec = {"tables": tables[n::count], "think": list(think), "stagger": stagger}
         proc = subprocess.Popen(
             [sys.executable, __file__, "--worker"],
             stdin=subprocess.PIPE,
@@ -980,7 +988,7 @@ def run_scenario(name: str, args, cleanup: list) -> Outcome:
             }
             for t in range(args.tables)
         ]
-        workers = start_workers(args.workers, tables, args.think)
+        workers = start_workers(args.workers, tables, args.think, min(args.stagger, args.warmup))
         cleanup.append(lambda: stop_workers(workers))
         setup_start = time.perf_counter()
         for proc in workers:
@@ -1146,7 +1154,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--players", type=int, default=4, help="players per table")
     parser.add_argument("--duration", type=float, default=20.0, help="measured seconds")
-    parser.add_argument("--warmup", type=float, default=5.0, help="seconds of play before")
+    parser.add_argument("--warmup", type=float, default=10.0, help="seconds of play before")
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=10.0,
+        help="tables begin play spread over this many seconds of the warm-up (at most all of "
+        "it), so that their games do not all end, and their players all join anew, at once",
+    )
     parser.add_argument(
         "--think", default="0,1.2", help="a player's think time, uniform in MIN,MAX seconds"
     )
