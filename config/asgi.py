@@ -4,8 +4,7 @@
   in front of Django (games.protocol.ProtocolApp): no sessions, CSRF or templates to run.
 - The API's busiest requests (a token move, a bot's create and join) are answered in front of
   Django too (games.api_fast.FastApiApp); every other case goes on.
-- Twisted's Content-Type parse, which daphne's requests pay for and never use, is replaced by a
-  faster one (config.twisted_http).
+- Work of Twisted and autobahn that daphne never uses is skipped (config.daphne_speedups).
 - Static files are served by Django's ASGI static handler, in the event loop, from the project.
 - Everything else over HTTP goes to Django; WebSockets go to the Channels consumers, which check
   the Origin against ALLOWED_HOSTS and read the browser's session.
@@ -19,9 +18,9 @@ from django.core.handlers.asgi import ASGIHandler
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)
 
-from config import twisted_http  # noqa: E402
+from config import daphne_speedups  # noqa: E402
 
-twisted_http.install()  # daphne serves on Twisted: a faster Content-Type parse (see there)
+daphne_speedups.install()  # costs of Twisted and autobahn that daphne never uses (see there)
 
 
 class SharedThreadASGIHandler(ASGIHandler):
@@ -43,9 +42,9 @@ class SharedThreadASGIHandler(ASGIHandler):
 
 django_asgi_app = SharedThreadASGIHandler()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from games.api_fast import FastApiApp  # noqa: E402
@@ -56,7 +55,8 @@ application = ProtocolTypeRouter(
     {
         "http": ProtocolApp(FastApiApp(ASGIStaticFilesHandler(django_asgi_app))),
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            # The session only (a browser's seat): no user is looked up for a socket.
+            SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }
 )

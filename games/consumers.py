@@ -20,13 +20,14 @@ from urllib.parse import parse_qs
 
 import orjson
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from cards.engine.errors import SetError
 from games import runtime, selectors, services
 from games.auth import SESSION_PLAYER_KEY
 from games.kinds import get_rules
-from games.models import Game, Seat
+from games.models import Seat
 
 MAX_FRAME_BYTES = 16 * 1024
 
@@ -44,18 +45,21 @@ def _utf8(raw: str | bytes) -> bytes:
     return raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogatepass")
 
 
-def _find(game_id: int, token: str | None, player_id: int | None):
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        return None, None
+def _find(game_id: int, token: str | None, session):
+    """Whether the game exists, and the seat a token or a browser's player holds at it (the
+    session, read here: loading it reads the database)."""
+    try:
+        selectors.existing_game_id(game_id)
+    except services.NotFound:
+        return False, None
     seat = None
     if token:
         seat = selectors.seat_by_token(token)
-        if seat is not None and seat.game_id != game.pk:
+        if seat is not None and seat.game_id != game_id:
             seat = None
-    elif player_id:
-        seat = Seat.objects.filter(game=game, player_id=player_id).first()
-    return game, seat
+    elif session is not None and (player_id := session.get(SESSION_PLAYER_KEY)):
+        seat = Seat.objects.filter(game_id=game_id, player_id=player_id).first()
+    return True, seat
 
 
 def _load(game_id: int) -> selectors.TableHead:
@@ -84,9 +88,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [None])[0]
         session = self.scope.get("session")
-        player_id = session.get(SESSION_PLAYER_KEY) if session is not None else None
-        game, self.seat = await runtime.run_db(_find, self.game_id, token, player_id)
-        if game is None:
+        found, self.seat = await runtime.run_db(_find, self.game_id, token, session)
+        if not found:
             await self.close(code=4404)
             return
         if token and self.seat is None:
@@ -98,6 +101,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_state()
+
+    async def websocket_disconnect(self, message):
+        """Channels' own, without its hop to Django's sync thread to close stale connections
+        (as `dispatch`); this consumer joins no `groups` of Channels' own to leave."""
+        await self.disconnect(message["code"])
+        raise StopConsumer()
 
     async def disconnect(self, code):
         if getattr(self, "timer", None):

@@ -1,11 +1,12 @@
-"""Twisted's Content-Type parse, replaced by a faster one (config/twisted_http.py): it tells the
+"""Twisted's Content-Type parse, replaced by a faster one (config/daphne_speedups.py): it tells the
 form types apart exactly as Twisted's own does, and daphne's server runs with it; Twisted's own
-access log, which nobody reads under daphne, is off, and daphne's is written as before."""
+access log, which nobody reads under daphne, is off, and daphne's is written as before;
+autobahn's per-connection settings dump is a plain repr."""
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from config import twisted_http
+from config import daphne_speedups
 
 FORMS = {b"application/x-www-form-urlencoded", b"multipart/form-data"}
 PIECES = [
@@ -36,7 +37,7 @@ PIECES = [
 
 
 def agree(line: bytes) -> None:
-    mine, theirs = twisted_http.parse_content_type(line), twisted_http.original(line)
+    mine, theirs = daphne_speedups.parse_content_type(line), daphne_speedups.original(line)
     if mine in FORMS or theirs in FORMS:
         assert mine == theirs, line
 
@@ -54,7 +55,7 @@ def test_the_usual_headers_get_twisted_s_own_answer():
         b"",
     ]:
         agree(line)
-    assert twisted_http.parse_content_type(b"Multipart/Form-Data; boundary=x") == (
+    assert daphne_speedups.parse_content_type(b"Multipart/Form-Data; boundary=x") == (
         b"multipart/form-data"
     )
 
@@ -69,13 +70,13 @@ def test_the_server_application_installs_it():
 
     import config.asgi  # noqa: F401 - what daphne loads
 
-    assert http._parseContentType is twisted_http.parse_content_type
+    assert http._parseContentType is daphne_speedups.parse_content_type
 
 
 def test_twisted_s_unread_access_log_is_off_and_a_log_path_still_works(tmp_path):
     from twisted.web import http
 
-    twisted_http.install()
+    daphne_speedups.install()
     factory = http.HTTPFactory()
     factory.startFactory()
     try:
@@ -88,3 +89,13 @@ def test_twisted_s_unread_access_log_is_off_and_a_log_path_still_works(tmp_path)
         assert chosen._logFile is not None
     finally:
         chosen.stopFactory()
+
+
+def test_autobahn_dumps_its_settings_with_repr_and_its_timings_still_read():
+    from autobahn.websocket import protocol
+
+    daphne_speedups.install()
+    assert protocol.pformat is repr
+    timings = protocol.Timings()
+    timings.track("start")
+    assert str(timings).startswith("{'start': ")

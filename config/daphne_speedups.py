@@ -1,4 +1,5 @@
-"""Two costs of Twisted's HTTP server, which daphne runs on, that daphne never uses.
+"""Three costs of the stack daphne serves on (Twisted's HTTP server, autobahn's WebSockets) that
+buy daphne nothing.
 
 **The Content-Type parse.**
 Twisted reads the media type of every request body (``twisted.web.http._parseContentType``) to
@@ -15,14 +16,21 @@ log path, as daphne gives it none; daphne never starts an observer of that log a
 own access log instead, so the line went nowhere (4 % of an API move's time here).
 `start_factory` leaves Twisted's log off in that case; daphne's access log is unchanged.
 
-`install()` puts both in place when the ASGI application is loaded (config/asgi.py), before
-daphne starts listening. requirements.txt pins Twisted through daphne; tests/test_twisted_http.py
-checks the parse against the original on many headers and the factory's log, so a Twisted
-release that changes either fails there first.
+**autobahn's settings dump.** On every new WebSocket connection autobahn pretty-prints its
+thirty-odd settings with `pprint.pformat` for a debug log line, whether debug logging is on or
+not: a tenth of the server's work to open a socket (bench/bench_load.py --profile). Its module's
+`pformat` becomes `repr`: the same text on one line, when the line is written at all (autobahn
+uses it for nothing else but two other debug lines and the text of its timings).
+
+`install()` puts them in place when the ASGI application is loaded (config/asgi.py), before
+daphne starts listening. requirements.txt pins Twisted and autobahn through daphne;
+tests/test_daphne_speedups.py checks the parse against the original on many headers, the
+factory's log and autobahn's name, so a release that changes one fails there first.
 """
 
 from __future__ import annotations
 
+from autobahn.websocket import protocol as autobahn_protocol
 from twisted.web import http
 
 original = http._parseContentType
@@ -45,3 +53,4 @@ def start_factory(self) -> None:
 def install() -> None:
     http._parseContentType = parse_content_type
     http.HTTPFactory.startFactory = start_factory
+    autobahn_protocol.pformat = repr
