@@ -23,7 +23,7 @@ not: a tenth of the server's work to open a socket (bench/bench_load.py --profil
 uses it for nothing else but two other debug lines and the text of its timings).
 
 `install()` puts them in place when the ASGI application is loaded (config/asgi.py), before
-daphne starts listening. requirements.txt pins Twisted and autobahn through daphne;
+daphne starts listening. requirements.txt pins Twisted and autobahn (not only daphne);
 tests/test_daphne_speedups.py checks the parse against the original on many headers, the
 factory's log and autobahn's name, so a release that changes one fails there first.
 """
