@@ -316,7 +316,8 @@ def join_case(name_or_body, seated=()):
 
 
 JOIN_CASES = {
-    "a new name": join_case("zoë"),
+    "a new name": join_case("zoe"),
+    "a name outside the pattern": join_case("zoë"),
     "a name taken": join_case("ann", seated=["ann"]),
     "a blank name": join_case("  "),
     "a long name": join_case("x" * 200),
