@@ -155,14 +155,13 @@ def card_digits(card: Card) -> str:
     return card.digits
 
 
-def card_json(text: str, attributes: int) -> dict[str, Any]:
-    """Describe one stored card for a view: protocol text, digits and code (a new dict)."""
-    return dict(_card_json(text, attributes))
-
-
 @lru_cache(maxsize=8192)
-def _card_json(text: str, attributes: int) -> dict[str, Any]:
-    # Every view of every seat describes the same few cards: once each (callers copy it).
+def card_json(text: str, attributes: int) -> dict[str, Any]:
+    """Describe one stored card for a view: protocol text, digits and code.
+
+    Every view of every seat describes the same few cards, so each is described once and the
+    dict is shared: views merge it into a dict of their own (``{**card_json(...), ...}``) and
+    never change it."""
     card = card_of(text, attributes)
     return {"card": text, "digits": card_digits(card), "code": card.code}
 

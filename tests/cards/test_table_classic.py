@@ -384,3 +384,12 @@ def test_time_never_changes_a_classic_table():
     assert R.touch(state, "alice", T + 50)["last_seen"]["alice"] == T + 50
     assert R.touch(state, "zed", T + 50) == state
     assert R.players(seated(state, "bob")) == ["alice", "bob"]
+
+
+def test_views_of_one_board_share_no_card_description():
+    state = R.new_state(options={}, seed=3, now_ms=T)
+    first, second = R.view(state, None, T), R.view(state, None, T)
+    first["board"][0]["code"] = "changed by a client of the first view"
+    first["board"][0]["digits"] = "0000"
+    assert second["board"][0] != first["board"][0]
+    assert R.view(state, None, T)["board"][0] == second["board"][0]
