@@ -6,8 +6,11 @@
   Django too (games.api_fast.FastApiApp); every other case goes on.
 - Work of Twisted and autobahn that daphne never uses is skipped (config.daphne_speedups).
 - Static files are served by Django's ASGI static handler, in the event loop, from the project.
-- Everything else over HTTP goes to Django; WebSockets go to the Channels consumers, which check
-  the Origin against ALLOWED_HOSTS and read the browser's session.
+- Everything else over HTTP goes to Django. WebSockets go through Channels' routing and its
+  check of the Origin against ALLOWED_HOSTS to games.consumers.GameSocket; a handshake that
+  sends cookies (a browser) also through Channels' session middleware, so the socket can read
+  the browser's session. A token client's socket has no session to read, and the middleware
+  would wrap each of its frames.
 """
 
 import os
@@ -51,12 +54,26 @@ from games.api_fast import FastApiApp  # noqa: E402
 from games.protocol import ProtocolApp  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
+
+class SessionIfCookies:
+    """Channels' session middleware (the session only: no user is looked up for a socket) for a
+    handshake that sends cookies; the bare route for one that sends none."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.with_session = SessionMiddlewareStack(inner)
+
+    async def __call__(self, scope, receive, send):
+        if any(name == b"cookie" for name, _value in scope.get("headers", ())):
+            return await self.with_session(scope, receive, send)
+        return await self.inner(scope, receive, send)
+
+
 application = ProtocolTypeRouter(
     {
         "http": ProtocolApp(FastApiApp(ASGIStaticFilesHandler(django_asgi_app))),
         "websocket": AllowedHostsOriginValidator(
-            # The session only (a browser's seat): no user is looked up for a socket.
-            SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
+            SessionIfCookies(URLRouter(websocket_urlpatterns))
         ),
     }
 )

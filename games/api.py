@@ -59,6 +59,11 @@ def join_game(request, game_id, data, session_player) -> dict:
     checked.is_valid(raise_exception=True)
     name = checked.validated_data["name"]
     player = session_player(request) or Player.objects.create(name=name)
+    return join_answer(game_id, player, name)
+
+
+def join_answer(game_id: int, player: Player, name: str) -> dict:
+    """Seat the player and answer as the API does: the token, the seat and the game."""
     seat = services.game_join(game_id=game_id, player=player, name=name)
     return {
         "token": seat.token,

@@ -5,21 +5,16 @@ a bot's create and join.
 what bots send over and over; ``POST /api/games/`` and ``POST /api/games/<id>/join`` start each
 of their games. Through Django they pass the middleware, DRF's request, content negotiation and
 renderer (about 2 ms a request here before the view's own work), and they wait their turn on
-Django's one sync thread behind every other view (config/asgi.py); measured under load
-(bench/bench_load.py) that queue, not the work, was most of their latency (joins waited about
-2 s). Here the same steps run on the game-database threads (games.runtime), as the WebSocket's
-moves do, with the views' own parts: the token's seat (`selectors.seat_by_token`), the views'
-serializers, `services.seat_move` (rate limit, then the move) and the reply
-(`selectors.move_reply`), `api.create_game` and `api.join_game` (the views' whole bodies), the
-error answer (`errors.game_error_answer`), and Django's security middleware for the HTTPS
-redirect and the response headers.
+Django's one sync thread behind every other view (config/asgi.py). Here they are served on the
+event loop by games.live, with the views' own parts: the views' serializers, the same services'
+plans and refusals (`services.plan_move`, `plan_join`, `plan_create`), the error answer
+(`errors.game_error_answer`), and the headers of Django's security and clickjacking middleware.
 
-Creates and joins are taken only where the game-database threads are several (PostgreSQL:
-see `joins_in_front`). Only the plain case is taken: a UTF-8 JSON body that the view's
-serializer accepts, a request Django's security middleware would not redirect, and for a move
-one token of a seat at this very game, for a create or a join no Authorization and no Cookie (a
-browser's session is Django's to read). Anything else goes on to Django unchanged, body
-included, and gets the view's own answer; nothing is written or counted before that decision.
+Only the plain case is taken: a UTF-8 JSON body that the view's serializer accepts, a request
+Django's security middleware would not redirect, and for a move one token of a seat at this
+very game, for a create or a join no Authorization and no Cookie (a browser's session is
+Django's to read). Anything else goes on to Django unchanged, body included, and gets the view's
+own answer; nothing is written or counted before that decision.
 """
 
 from __future__ import annotations
@@ -28,13 +23,14 @@ import io
 import json
 import re
 
+from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpResponse
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.security import SecurityMiddleware
 
 from cards.engine.errors import SetError
-from games import api, runtime, selectors, services
+from games import limits, live, runtime, selectors, services
 from games import serializers as s
 from games.errors import GameError, game_error_answer
 from games.protocol import allowed_host
@@ -59,35 +55,27 @@ class FastApiApp:
         body, more = await _read_body(receive)
         if body is None:
             return  # the client went away
-        answer = request = None
-        # Django's own security middleware (made per request: it reads the settings when made).
-        security = SecurityMiddleware(_no_view)
+        answer = dressing = None
         if not more and len(body) <= MAX_BODY_BYTES:
-            request = ASGIRequest(scope, io.BytesIO(body))
-            if security.process_request(request) is None:  # None: no HTTPS redirect due
-                answer = await runtime.run_db(*route, request, body)
+            dressing = _dressing(scope)
+            if dressing is not None:  # None: Django redirects it to HTTPS
+                answer = await route[0](*route[1:], scope, body)
         if answer is None:
             return await self.inner(scope, _replay(body, more, receive), send)
-        status, data, headers = answer
-        content = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-        response = HttpResponse(content, status=status, content_type="application/json")
-        response["Vary"] = "Accept"
-        for name, value in headers.items():
-            response[name] = value
-        XFrameOptionsMiddleware(_no_view).process_response(
-            request, security.process_response(request, response)
-        )
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": [
-                    *((k.encode("latin-1"), v.encode("latin-1")) for k, v in response.items()),
-                    (b"content-length", str(len(response.content)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": response.content})
+        status, data, extra = answer
+        content = runtime.json_text(data).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"vary", b"Accept"),
+            *(
+                (name.lower().encode("latin-1"), value.encode("latin-1"))
+                for name, value in extra.items()
+            ),
+            *dressing,
+            (b"content-length", str(len(content)).encode()),
+        ]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": content})
 
 
 def _route(scope) -> tuple | None:
@@ -101,7 +89,7 @@ def _route(scope) -> tuple | None:
     if match:
         token = _token(auth)
         return (submit, int(match.group(1)), token) if token else None
-    if auth is not None or cookie or not joins_in_front():
+    if auth is not None or cookie:
         return None
     if path == CREATE_PATH:
         return (create,)
@@ -109,12 +97,46 @@ def _route(scope) -> tuple | None:
     return (join, int(match.group(1))) if match else None
 
 
-def joins_in_front() -> bool:
-    """Whether creates and joins are taken here: with several game-database threads
-    (PostgreSQL), not with SQLite's one, where a burst of joins (every table's game ending at
-    once) would queue the moves behind it (move p99 307 -> 731 ms, bench/bench_load.py); there
-    they run on Django's thread beside the moves."""
-    return runtime.db_threads() > 1
+# The settings Django's security and clickjacking middleware read.
+_DRESSING_SETTINGS = (
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD",
+    "SECURE_CONTENT_TYPE_NOSNIFF",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_SSL_HOST",
+    "SECURE_REDIRECT_EXEMPT",
+    "SECURE_REFERRER_POLICY",
+    "SECURE_CROSS_ORIGIN_OPENER_POLICY",
+    "X_FRAME_OPTIONS",
+)
+_dressings: dict[str, list] = {}
+
+
+def _dressing(scope) -> list[tuple[bytes, bytes]] | None:
+    """The headers Django's security and clickjacking middleware add to an answer, by those
+    middleware themselves; None when they would redirect the request to HTTPS instead. They
+    depend on the request only for HTTPS (a redirect, HSTS); otherwise they are made once per
+    setting of theirs."""
+    key = repr([getattr(settings, name) for name in _DRESSING_SETTINGS])
+    per_request = settings.SECURE_SSL_REDIRECT or settings.SECURE_HSTS_SECONDS
+    if not per_request and key in _dressings:
+        return _dressings[key]
+    request = ASGIRequest(scope, io.BytesIO(b""))
+    security = SecurityMiddleware(_no_view)
+    if security.process_request(request) is not None:
+        return None
+    response = XFrameOptionsMiddleware(_no_view).process_response(
+        request, security.process_response(request, HttpResponse())
+    )
+    dressing = [
+        (name.lower().encode("latin-1"), value.encode("latin-1"))
+        for name, value in response.items()
+        if name.lower() != "content-type"
+    ]
+    if not per_request:
+        _dressings[key] = dressing
+    return dressing
 
 
 def _no_view(request):  # the middleware here only checks requests and dresses responses
@@ -133,47 +155,79 @@ def _refuse_constant(name: str):
     raise ValueError(f"{name} is not JSON")  # NaN, Infinity: DRF's STRICT_JSON refuses them
 
 
-def submit(game_id: int, token: str, request, body: bytes) -> tuple[int, dict, dict] | None:
+def _action(data) -> dict | None:
+    """What ActionRequest validates (None: it refuses the body; the view answers then). A body
+    it plainly accepts, an object with a text "type", is taken without making the serializer
+    (a tenth of a move's time)."""
+    kind = data.get("type") if isinstance(data, dict) else None
+    if isinstance(kind, str) and kind.strip() and not _REFUSED_TEXT.search(kind):
+        return dict(data)
+    checked = s.ActionRequest(data=data)
+    return checked.validated_data if checked.is_valid() else None
+
+
+_NAME = re.compile(s.NAME_PATTERN)
+# What DRF's CharField refuses in any text: NUL and surrogates.
+_REFUSED_TEXT = re.compile("[\x00\ud800-\udfff]")
+
+
+def _name(data) -> str | None:
+    """The name JoinRequest validates (None: it refuses the body), plainly valid ones taken
+    without making the serializer."""
+    name = data.get("name") if isinstance(data, dict) else None
+    if isinstance(name, str) and _NAME.fullmatch(name):
+        return name
+    checked = s.JoinRequest(data=data)
+    return checked.validated_data["name"] if checked.is_valid() else None
+
+
+async def submit(game_id: int, token: str, scope, body: bytes) -> tuple | None:
     """Apply the move and return (status, JSON body, extra headers), or None for Django."""
-    checked = s.ActionRequest(data=_json(body))
-    if not checked.is_valid():
+    action = _action(_json(body))
+    if action is None:
         return None
-    seat = selectors.seat_by_token(token)
+    seat = await live.seat_by_token(token)
     if seat is None or seat.game_id != game_id:
         return None
     now = services.now_ms()
     try:
-        result = services.seat_move(
-            game_id=game_id, seat=seat, action=checked.validated_data, now=now
-        )
+        result = await live.move(game_id=game_id, seat=seat, action=action, now=now)
     except GameError as exc:
         return game_error_answer(exc)
     return 200, selectors.move_reply(result, seat_name=seat.name, now=now), {}
 
 
-def create(request, body: bytes) -> tuple[int, dict, dict] | None:
+async def create(scope, body: bytes) -> tuple | None:
     """Create a game as the view does (api.create_game), or None for Django."""
-    data = _json(body)
-    if not s.GameCreateRequest(data=data).is_valid():
+    checked = s.GameCreateRequest(data=_json(body))
+    if not checked.is_valid():
         return None
-    return _answer(201, api.create_game, request, data)
+    data = checked.validated_data
+    return await _answer(
+        201,
+        live.create(
+            kind=data["kind"],
+            options=data["options"],
+            seed=data.get("seed"),
+            is_open=data["open"],
+            client=limits.client_address(scope),
+        ),
+    )
 
 
-def join(game_id: int, request, body: bytes) -> tuple[int, dict, dict] | None:
+async def join(game_id: int, scope, body: bytes) -> tuple | None:
     """Join a game as the view does (api.join_game), or None for Django."""
-    data = _json(body)
-    if not s.JoinRequest(data=data).is_valid():
+    name = _name(_json(body))
+    if name is None:
         return None
-    return _answer(201, api.join_game, request, game_id, data, _no_session)
+    return await _answer(
+        201, live.join(game_id=game_id, name=name, client=limits.client_address(scope))
+    )
 
 
-def _no_session(request) -> None:
-    return None  # a request with no Cookie has no session's player
-
-
-def _answer(status: int, view_body, *args) -> tuple[int, dict, dict]:
+async def _answer(status: int, work) -> tuple[int, dict, dict]:
     try:
-        return status, view_body(*args), {}
+        return status, await work, {}
     except GameError as exc:
         return game_error_answer(exc)
     except SetError as exc:  # as the view's exception handler answers it

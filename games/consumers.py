@@ -8,8 +8,14 @@ without either it watches. It may send the same actions as the JSON API::
 
 Every change to the game is pushed as ``{"type": "state", "version": n, "view": {...}}``; a
 client that sees a gap in versions sends ``{"type": "sync"}``. Errors come back as
-``{"type": "error", "detail": "...", "code": "..."}`` and never close the socket. The consumer
+``{"type": "error", "detail": "...", "code": "..."}`` and never close the socket. The socket
 also wakes itself at the game's next deadline, so a socket-only table still times out.
+
+`GameSocket` is a plain ASGI application (behind Channels' routing, origin check and session
+middleware, config/asgi.py), not a Channels consumer: a consumer has a channel of its own on
+the channel layer and a task per message, and with hundreds of sockets that machinery cost
+more than the pushes. A socket listens on its process's hub (games.hub), which hands it each
+change of its game, and its actions are served on the event loop (games.live).
 """
 
 from __future__ import annotations
@@ -18,115 +24,104 @@ import asyncio
 import json
 from urllib.parse import parse_qs
 
-import orjson
-from channels.consumer import get_handler_name
-from channels.exceptions import StopConsumer
-from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from cards.engine.errors import SetError
-from games import runtime, selectors, services
+from games import hub, live, runtime, selectors, services
 from games.auth import SESSION_PLAYER_KEY
 from games.kinds import get_rules
 from games.models import Seat
 
 MAX_FRAME_BYTES = 16 * 1024
 
-
-def _text(data: dict) -> str:
-    """A message as compact JSON text: orjson, ten times quicker than json on a game's view
-    (every change renders one per seat); json for what orjson refuses (integers past 64 bits)."""
-    try:
-        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:
-        return json.dumps(data, separators=(",", ":"))
+_text = runtime.json_text
 
 
 def _utf8(raw: str | bytes) -> bytes:
     return raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogatepass")
 
 
-def _find(game_id: int, token: str | None, session):
-    """Whether the game exists, and the seat a token or a browser's player holds at it (the
-    session, read here: loading it reads the database)."""
-    try:
-        selectors.existing_game_id(game_id)
-    except services.NotFound:
-        return False, None
-    seat = None
-    if token:
-        seat = selectors.seat_by_token(token)
-        if seat is not None and seat.game_id != game_id:
-            seat = None
-    elif session is not None and (player_id := session.get(SESSION_PLAYER_KEY)):
-        seat = Seat.objects.filter(game_id=game_id, player_id=player_id).first()
-    return True, seat
+def _session_seat(game_id: int, session) -> Seat | None:
+    """The seat a browser's player holds at the game (loading the session reads the database)."""
+    player_id = session.get(SESSION_PLAYER_KEY)
+    if not player_id:
+        return None
+    return Seat.objects.filter(game_id=game_id, player_id=player_id).first()
 
 
-def _load(game_id: int) -> selectors.TableHead:
-    """The game as it is now, with any due deadline applied; its state from the cache."""
-    return selectors.game_fresh(game_id, services.now_ms(), head=True)
+class GameSocket:
+    """One WebSocket on one game: `as_asgi()` makes the ASGI application for the route."""
 
+    @classmethod
+    def as_asgi(cls):
+        async def app(scope, receive, send):
+            await cls(scope, send).run(receive)
 
-def _submit(game_id: int, seat: Seat, action: dict) -> dict:
-    result = services.seat_move(game_id=game_id, seat=seat, action=action)
-    return {"type": "result", "outcome": result.outcome, "version": result.game.version}
+        return app
 
-
-class GameConsumer(AsyncWebsocketConsumer):
-    async def dispatch(self, message):
-        """Channels' dispatch, without its hop to Django's sync thread before every message to
-        close stale connections: this consumer never uses that thread's connection (its
-        database work runs on the game-database threads, runtime.run_db, which look after their
-        own), and the hop queued every push behind the API requests running there."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
-    async def connect(self):
-        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        token = (query.get("token") or [None])[0]
-        session = self.scope.get("session")
-        found, self.seat = await runtime.run_db(_find, self.game_id, token, session)
-        if not found:
-            await self.close(code=4404)
-            return
-        if token and self.seat is None:
-            await self.close(code=4403)
-            return
-        self.group = services.group_name(self.game_id)
+    def __init__(self, scope, send) -> None:
+        self.scope = scope
+        self._send = send
+        self.game_id = int(scope["url_route"]["kwargs"]["game_id"])
+        self.seat = None
         self.sent_version = -1
         self.timer: asyncio.TimerHandle | None = None
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
+        self.hub: hub.Hub | None = None
+
+    async def run(self, receive) -> None:
+        try:
+            while True:
+                message = await receive()
+                kind = message["type"]
+                if kind == "websocket.connect":
+                    if not await self.connect():
+                        return
+                elif kind == "websocket.receive":
+                    await self.receive(message.get("text"), message.get("bytes"))
+                elif kind == "websocket.disconnect":
+                    return
+        finally:
+            if self.timer is not None:
+                self.timer.cancel()
+            if self.hub is not None:
+                self.hub.unlisten(self.game_id, self)
+
+    async def connect(self) -> bool:
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        token = (query.get("token") or [None])[0]
+        if await live.current(self.game_id) is None:
+            await self.close(4404)
+            return False
+        if token:
+            seat = await live.seat_by_token(token)
+            if seat is None or seat.game_id != self.game_id:
+                await self.close(4403)
+                return False
+            self.seat = seat
+        elif settings.SESSION_COOKIE_NAME in self.scope.get("cookies", {}):
+            self.seat = await runtime.run_db(_session_seat, self.game_id, self.scope["session"])
+        # Listen first, then read: every change after the first view reaches this socket.
+        self.hub = hub.current()
+        await self.hub.listen(self.game_id, self)
+        await self._send({"type": "websocket.accept"})
         await self.send_state()
+        return True
 
-    async def websocket_disconnect(self, message):
-        """Channels' own, without its hop to Django's sync thread to close stale connections
-        (as `dispatch`); this consumer joins no `groups` of Channels' own to leave."""
-        await self.disconnect(message["code"])
-        raise StopConsumer()
-
-    async def disconnect(self, code):
-        if getattr(self, "timer", None):
-            self.timer.cancel()
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+    async def close(self, code: int) -> None:
+        await self._send({"type": "websocket.close", "code": code})
 
     @property
     def seat_name(self) -> str | None:
         return self.seat.name if self.seat else None
 
     async def send_json(self, data: dict) -> None:
-        await self.send(text_data=_text(data))
+        await self._send({"type": "websocket.send", "text": _text(data)})
 
-    async def send_state(self, *, force: bool = True, version: int = 0, game=None) -> None:
-        """Send this seat's view (of `game`, or of the game read now); sockets woken by one
-        change share one read of the game, and sockets that see the same view (every watcher)
-        share one rendering of it."""
+    async def send_state(self, *, force: bool = True, game=None) -> None:
+        """Send this seat's view (of `game`, or of the game read now); sockets that see the
+        same view of one version (every watcher) share one rendering of it."""
         if game is None:
-            game = await runtime.load_game(self.game_id, version, _load)
+            game = await live.fresh(self.game_id)
         if not force and game.version <= self.sent_version:
             return
         self.sent_version = game.version
@@ -135,10 +130,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         text = runtime.rendered(key)
         if text is None:
             view = get_rules(game.kind).view(game.state, self.seat_name, services.now_ms())
-            message = {"type": "state", "version": game.version, "view": view}
-            text = _text(message)
+            text = _text({"type": "state", "version": game.version, "view": view})
             runtime.remember_rendered(key, text)
-        await self.send(text_data=text)
+        await self._send({"type": "websocket.send", "text": text})
 
     def arm_timer(self, deadline_ms: int | None) -> None:
         """Wake at the game's next deadline so a timeout happens even if nobody sends anything."""
@@ -155,13 +149,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         await runtime.run_db(services.game_tick, game_id=self.game_id)
         await self.send_state(force=False)
 
-    async def game_changed(self, message: dict) -> None:
-        version = message.get("version", 0)
-        if version > self.sent_version:
+    async def changed(self, message: dict) -> None:
+        """The hub's news of a change (games.hub.Listener)."""
+        if message["version"] > self.sent_version:
             head = selectors.head_from_message(message, services.now_ms())
-            await self.send_state(force=False, version=version, game=head)
+            if head is None:
+                head = await runtime.load_game(self.game_id, message["version"], live.fresh)
+            await self.send_state(force=False, game=head)
 
-    async def receive(self, text_data=None, bytes_data=None):
+    async def receive(self, text_data=None, bytes_data=None) -> None:
         raw = text_data if text_data is not None else bytes_data
         # The limit is in bytes as sent (a character of a text frame can take four).
         if raw is None or len(raw) > MAX_FRAME_BYTES or len(_utf8(raw)) > MAX_FRAME_BYTES:
@@ -186,12 +182,15 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_error("You are watching: join the game to act.", "forbidden")
             return
         try:
-            reply = await runtime.run_db(_submit, self.game_id, self.seat, action)
+            result = await live.move(game_id=self.game_id, seat=self.seat, action=action)
         except (services.GameError, SetError) as exc:
             await self.send_error(str(exc), getattr(exc, "code", "invalid"))
             return
-        await self.send_json(reply)
-        await self.send_state(force=False)
+        await self.send_json(
+            {"type": "result", "outcome": result.outcome, "version": result.game.version}
+        )
+        # The mover sees its own move at once (the hub's push then finds it shown).
+        await self.send_state(force=False, game=result.game)
 
     async def send_error(self, detail: str, code: str) -> None:
         await self.send_json({"type": "error", "detail": detail, "code": code})

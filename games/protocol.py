@@ -18,7 +18,6 @@ arrives, the table's next deadline passes (then it applies the timeout itself, u
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 from dataclasses import dataclass
 
@@ -39,7 +38,7 @@ from cards.engine.protocol_text import (
     scores_text,
     split_table,
 )
-from games import limits, runtime, selectors, services
+from games import hub, limits, runtime, selectors, services
 from games.models import Game
 
 PROTOCOL_PATH = re.compile(r"^/(?:(?:look|declare|pick|add|watch|tables)(?:/.*)?|scores.*)$", re.S)
@@ -222,99 +221,90 @@ async def watch(path: str, client: str = "unknown", run=runtime.run_db) -> Reply
         return problem
     if request.route != "watch":
         return await run(act, game, request, now, client)
-    layer = runtime.channel_layer()
-    listener = Listener(layer, await layer.new_channel())
-    group = services.group_name(game.pk)
-    # Subscribe first, then note the version: every later event reaches this channel.
-    await layer.group_add(group, listener.channel)
+    waiter = Waiter()
+    listening = hub.current()
+    table = game.pk
+    # Listen first, then note the version: every later event reaches the waiter.
+    await listening.listen(table, waiter)
     try:
-        seen = (await run(_load, game.pk)).version
+        seen = (await run(_load, table)).version
         try:
-            game = await run(_watch_join, game.pk, request.player, now, client)
+            game = await run(_watch_join, table, request.player, now, client)
         except limits.RateLimited as exc:
-            return limited(exc, game.pk)
+            return limited(exc, table)
         except services.GameError as exc:  # a name a browser or a computer holds
-            return error(exc.message, game.pk)
+            return error(exc.message, table)
         if game.status != Game.Status.OVER:
-            with runtime.watching(game.pk):
-                game = await _wait_for_event(listener, game, seen, request.player)
+            with runtime.watching(table):
+                game = await _wait_for_event(waiter, game, seen, request.player, run)
     finally:
-        await layer.group_discard(group, listener.channel)
-        await listener.close()
+        listening.unlisten(table, waiter)
     return reply(game, request)
 
 
-class Listener:
-    """A watcher's channel, read with one receive at a time that a timeout does not cancel.
+class Waiter:
+    """A /watch's listener on its process's hub: the changes it hears, in order."""
 
-    Channels has no call to drop a channel: its layers drop one when a receive on it is cancelled
-    (the pub/sub layer's subscription in Redis, the in-memory layer's queue). Cancelling a
-    receive at every timeout would drop and make the subscription again each time, and a
-    receive that ends with a message leaves it in place; so the receive waits across timeouts,
-    and `close` cancels one that is waiting on the queue (reading any messages still in it first).
-    """
+    def __init__(self) -> None:
+        self.heard: asyncio.Queue[dict] = asyncio.Queue()
 
-    def __init__(self, layer, channel: str):
-        self.layer, self.channel = layer, channel
-        self.pending: asyncio.Future | None = None
+    async def changed(self, message: dict) -> None:
+        self.heard.put_nowait(message)
 
     async def next(self, timeout: float) -> dict | None:
-        """The next message, or None when `timeout` seconds pass first."""
-        if self.pending is None:
-            self.pending = asyncio.ensure_future(self.layer.receive(self.channel))
-        done, _ = await asyncio.wait({self.pending}, timeout=max(timeout, 0))
-        if not done:
+        """The next change heard, or None when `timeout` seconds pass first."""
+        try:
+            return await asyncio.wait_for(self.heard.get(), max(timeout, 0))
+        except TimeoutError:
             return None
-        pending, self.pending = self.pending, None
-        return pending.result()
-
-    async def close(self) -> None:
-        for _ in range(1000):
-            if self.pending is None:
-                self.pending = asyncio.ensure_future(self.layer.receive(self.channel))
-                await asyncio.sleep(0)
-            if not self.pending.done():
-                break
-            pending, self.pending = self.pending, None
-            if pending.cancelled() or pending.exception() is not None:
-                return  # the layer gave up on this channel itself
-            # else: a message nobody needs now
-        if self.pending is None:
-            return
-        self.pending.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.pending
 
 
-async def _wait_for_event(listener: Listener, game: Game, seen: int, name: str) -> Game:
+def wakes(message: dict, name: str) -> bool:
+    """Whether a change wakes the watcher `name`: the game ended, or an event other than its
+    own join or presence mark happened."""
+    if message.get("over"):
+        return True
+    moves = message.get("moves")
+    if moves is None:  # too many to carry: any event wakes
+        return bool(message.get("event"))
+    return any(
+        event and not (actor == name and action.get("type") in ("join", "look"))
+        for actor, action, _at, event in moves
+    )
+
+
+async def _wait_for_event(waiter: Waiter, game: Game, seen: int, name: str, run) -> Game:
     """Sleep until an event newer than `seen` (not this watcher's own join), the game's
     deadline, or the timeout; return the game as it is then."""
     loop = asyncio.get_running_loop()
     give_up = loop.time() + watch_timeout_s()
     deadline_ms = game.deadline_ms
+
+    async def load(game_id: int):
+        return await run(_load, game_id)
+
     while True:
         wait = give_up - loop.time()
         if deadline_ms is not None:
             wait = min(wait, max(deadline_ms - services.now_ms(), 0) / 1000 + 0.002)
-        message = await listener.next(wait)
+        message = await waiter.next(wait)
         if message is None:
             if deadline_ms is not None and services.now_ms() >= deadline_ms:
                 # Time alone changes the table: apply it under the lock (the first one wins).
                 result = await runtime.run_db(services.game_tick, game_id=game.pk)
                 deadline_ms = result.game.deadline_ms
                 if result.event:
-                    return await runtime.load_game(game.pk, result.game.version, _load)
+                    return await runtime.load_game(game.pk, result.game.version, load)
                 continue
             if loop.time() >= give_up:
-                return await runtime.run_db(_load, game.pk)
+                return await load(game.pk)
             continue
-        if message.get("version", 0) <= seen:
+        if message["version"] <= seen:
             continue
         deadline_ms = message.get("deadline_ms")
-        own_join = message.get("actor") == name and message.get("action") in ("join", "look")
-        if (message.get("event") or message.get("over")) and not own_join:
+        if wakes(message, name):
             head = selectors.head_from_message(message, services.now_ms())
-            return head or await runtime.load_game(game.pk, message["version"], _load)
+            return head or await runtime.load_game(game.pk, message["version"], load)
 
 
 # -- the ways in: a lean ASGI app, and Django views --------------------------------------------
@@ -327,6 +317,7 @@ class ProtocolApp:
         self.inner = inner
 
     async def __call__(self, scope, receive, send):
+        hub.current()  # changes committed on threads are handed to this loop's hub
         if scope["type"] != "http" or not PROTOCOL_PATH.match(scope.get("path", "")):
             return await self.inner(scope, receive, send)
         if not allowed_host(scope):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from games.kinds import get_rules
+from games.kinds import Rules, get_rules
 from games.models import Game, Move
 
 
@@ -16,14 +16,18 @@ def replay_states(
     state = rules.new(options=game.options, seed=game.seed, now_ms=game.created_ms)
     yield None, state
     for move in game.moves.order_by("seq") if moves is None else moves:
-        kind = move.action.get("type")
-        if kind == "join":
-            state = rules.join(state, move.actor, move.at_ms).state
-        elif kind == "tick":
-            state = rules.tick(state, move.at_ms).state
-        else:
-            state = rules.apply(state, move.actor, move.action, move.at_ms).state
+        state = next_state(rules, state, move.actor, move.action, move.at_ms)
         yield move, state
+
+
+def next_state(rules: Rules, state: dict, actor: str, action: dict, at_ms: int) -> dict:
+    """The state after one logged move (a join, the game's own tick, or a seat's action)."""
+    kind = action.get("type")
+    if kind == "join":
+        return rules.join(state, actor, at_ms).state
+    if kind == "tick":
+        return rules.tick(state, at_ms).state
+    return rules.apply(state, actor, action, at_ms).state
 
 
 def replay(game: Game) -> dict:

@@ -9,31 +9,46 @@ queue, how broadcasts reach the event loop, and the per-version cache of game st
   transactions on SQLite, so writers wait on a lock that wakes them at once instead of in
   SQLite's busy handler, which sleeps with a growing back-off. PostgreSQL locks the game row
   (`select_for_update`) and needs no such lock.
-- **Broadcasts never block a writer.** `publish` hands the channel-layer send to the event loop
-  and returns; from code with no loop (tests, commands) it sends synchronously.
-- **States are read once per version.** `cached_state` keeps the last states read, keyed by game
-  and version, so fifty sockets woken by one change share one database read.
+- **Broadcasts never block a writer.** `publish` hands a committed change to the event loop's
+  hub (games.hub), which tells this process's sockets and watches and, when the channel layer
+  spans processes (Redis), the other processes; from code with no loop (commands) it sends to
+  the layer synchronously.
+- **The newest head of each game is kept.** `remember_head` keeps the newest version of a game
+  this process wrote, read or heard of (its row's few columns and its state), so fifty sockets
+  woken by one change share one read, and a move on a game this process follows needs no read
+  at all.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
+import uuid
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 
+import orjson
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection, transaction
 
 _executor: ThreadPoolExecutor | None = None
 _executor_guard = threading.Lock()
 _write_lock = threading.RLock()
-_main_loop: asyncio.AbstractEventLoop | None = None
+
+
+def json_text(data) -> str:
+    """Compact JSON text, as the API and the sockets send it and the store writes it: orjson,
+    ten times quicker than json on a game's view; json for what orjson refuses (integers past 64
+    bits)."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def db_threads() -> int:
@@ -54,6 +69,9 @@ def shutdown() -> None:
     """Close every game-database thread's connection and stop the threads (tests call this
     before their database is dropped; a server simply exits)."""
     global _executor
+    from games import store
+
+    store.close_all()
     with _executor_guard:
         pool, _executor = _executor, None
     if pool is None:
@@ -71,17 +89,9 @@ def shutdown() -> None:
     pool.shutdown(wait=True)
 
 
-def remember_loop() -> asyncio.AbstractEventLoop:
-    """Note the server's event loop, so threads can hand broadcasts to it."""
-    global _main_loop
-    loop = asyncio.get_running_loop()
-    _main_loop = loop
-    return loop
-
-
 async def run_db(fn, /, *args, **kwargs):
     """Run a synchronous database function on the game-database threads."""
-    loop = remember_loop()
+    loop = asyncio.get_running_loop()
     return await loop.run_in_executor(executor(), partial(_guarded, fn, *args, **kwargs))
 
 
@@ -92,6 +102,11 @@ def _guarded(fn, *args, **kwargs):
         # A broken connection must not poison this long-lived thread.
         connection.close_if_unusable_or_obsolete()
         raise
+
+
+def write_lock() -> threading.RLock:
+    """The lock this process's writers to SQLite queue on (games.store takes it too)."""
+    return _write_lock
 
 
 @contextmanager
@@ -105,45 +120,75 @@ def write_transaction():
             yield
 
 
-def publish(group: str, message: dict) -> None:
-    """Send a message to a channel group without making the caller wait for it."""
-    layer = get_channel_layer()
-    if layer is None:  # pragma: no cover - a layer is always configured
-        return
-    loop = _main_loop
-    if loop is not None and loop.is_running():
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is loop:
-            loop.create_task(layer.group_send(group, message))
-        else:
-            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
-        return
-    async_to_sync(layer.group_send)(group, message)
+# This process, as the origin of the changes it publishes: the hub hands its own changes to its
+# listeners at once, and ignores them when the channel layer brings them back.
+ORIGIN = uuid.uuid4().hex
 
 
-# -- the per-version state cache ----------------------------------------------------------------
+def publish(message: dict) -> None:
+    """Tell every listener of a game about a committed change, without making the caller wait.
 
-_CACHE_SIZE = 256
-_states: OrderedDict[tuple[int, int], dict] = OrderedDict()
-_states_guard = threading.Lock()
+    In a process serving requests, the event loop's hub delivers it (from a thread, by a
+    callback on the loop); elsewhere (a command, a shell) it goes to the channel layer, for the
+    servers that share it.
+    """
+    from games import hub
+
+    if not hub.deliver_soon(message):
+        layer = hub.shared_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(hub.group_name(message["game"]), message)
 
 
-def remember_state(game_id: int, version: int, state: dict) -> None:
-    with _states_guard:
-        _states[(game_id, version)] = state
-        _states.move_to_end((game_id, version))
-        while len(_states) > _CACHE_SIZE:
-            _states.popitem(last=False)
+# -- the newest head of each game ------------------------------------------------------------
+
+_CACHE_SIZE = 4096
+_heads: OrderedDict[int, object] = OrderedDict()
+_heads_guard = threading.Lock()
+
+
+def remember_head(head) -> None:
+    """Keep a game's head (anything with `pk`, `version` and `state`: selectors.TableHead),
+    unless a newer version of the game is kept already. Only committed heads belong here."""
+    with _heads_guard:
+        known = _heads.get(head.pk)
+        if known is not None and known.version > head.version:
+            return
+        _heads[head.pk] = head
+        _heads.move_to_end(head.pk)
+        if len(_heads) > _CACHE_SIZE:
+            _heads.popitem(last=False)
+
+
+def cached_head(game_id: int):
+    """The newest head this process knows of the game (maybe not the newest there is), or
+    None."""
+    return _heads.get(game_id)
+
+
+def cached_state(game_id: int, version: int) -> dict | None:
+    head = _heads.get(game_id)
+    return head.state if head is not None and head.version == version else None
+
+
+def forget_head(game_id: int, version: int) -> None:
+    """Drop a game's head if it is still at `version` (found stale)."""
+    with _heads_guard:
+        head = _heads.get(game_id)
+        if head is not None and head.version == version:
+            del _heads[game_id]
 
 
 def forget_states() -> None:
     """Empty the caches (tests do, between databases)."""
-    with _states_guard:
-        _states.clear()
+    with _heads_guard:
+        _heads.clear()
         _seat_ids.clear()
+        _rendered.clear()
+    from games import hub, store
+
+    hub.forget()
+    store.close_all()
 
 
 # Seat ids by (game, name): seats are never deleted or renamed, so an id once committed holds.
@@ -151,7 +196,7 @@ _seat_ids: dict[tuple[int, str], int] = {}
 
 
 def remember_seat(game_id: int, name: str, seat_id: int) -> None:
-    with _states_guard:
+    with _heads_guard:
         if len(_seat_ids) > 100_000:
             _seat_ids.clear()
         _seat_ids[(game_id, name)] = seat_id
@@ -161,15 +206,11 @@ def cached_seat(game_id: int, name: str) -> int | None:
     return _seat_ids.get((game_id, name))
 
 
-def cached_state(game_id: int, version: int) -> dict | None:
-    with _states_guard:
-        return _states.get((game_id, version))
-
-
 # Views rendered for sockets, by (game, version, seat name), kept for a moment: fifty watchers
 # woken by one change see the same view, and time-driven parts of a view (a deadline passing)
 # come with a new version soon after.
 _RENDERED_FOR_S = 1.0
+_RENDERED_SIZE = 256
 _rendered: OrderedDict[tuple, tuple[float, str]] = OrderedDict()
 
 
@@ -182,12 +223,8 @@ def rendered(key: tuple) -> str | None:
 
 def remember_rendered(key: tuple, text: str) -> None:
     _rendered[key] = (time.monotonic(), text)
-    while len(_rendered) > _CACHE_SIZE:
+    while len(_rendered) > _RENDERED_SIZE:
         _rendered.popitem(last=False)
-
-
-def channel_layer():
-    return get_channel_layer()
 
 
 # Long polls waiting in this process, per game (shown as "watching" in the game's API detail).
@@ -216,7 +253,8 @@ _loading: dict[tuple[int, int], asyncio.Future] = {}
 
 
 async def load_game(game_id: int, version: int, loader):
-    """Return the game at `version` or later, reading it once however many ask at a time."""
+    """Return the game at `version` or later (`await loader(game_id)`), reading it once however
+    many ask at a time."""
     key = (game_id, version)
     pending = _loading.get(key)
     if pending is not None:
@@ -224,7 +262,7 @@ async def load_game(game_id: int, version: int, loader):
     future = asyncio.get_running_loop().create_future()
     _loading[key] = future
     try:
-        game = await run_db(loader, game_id)
+        game = await loader(game_id)
         future.set_result(game)
         return game
     except BaseException as exc:

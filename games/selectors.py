@@ -25,22 +25,23 @@ def game_list(*, kind: str | None = None, status: str | None = None, is_open=Non
 
 
 def with_state(game: Game) -> Game:
-    """Fill in a game row read without its state, from the per-version cache when current."""
+    """Fill in a game row read without its state, from the cache when current."""
     state = runtime.cached_state(game.pk, game.version)
     if state is None:
         version, state = Game.objects.values_list("version", "state").get(pk=game.pk)
         # Only committed data is cached: a read inside a transaction may yet be rolled back.
         if version == game.version and not connection.in_atomic_block:
-            runtime.remember_state(game.pk, version, state)
+            runtime.remember_head(head_of(game, state))
     game.state = state
     return game
 
 
-@dataclass
+@dataclass(frozen=True)
 class TableHead:
-    """What the hot read paths need of a game: the row's few columns and the state (from the
-    per-version cache when current). Read with one small SQL query instead of the ORM, which
-    costs ten times more per query here (bench/bench_server.py)."""
+    """What the hot paths need of a game: the row's few columns and the state. Read with one
+    small SQL query instead of the ORM, which costs ten times more per query here
+    (bench/bench_server.py), and kept per game by runtime.remember_head: a cached head is shared
+    by every reader, so neither it nor its state is ever changed in place."""
 
     pk: int
     kind: str
@@ -49,9 +50,52 @@ class TableHead:
     version: int
     deadline_ms: int | None
     state: dict
+    is_default: bool = False
+    has_computers: bool = False
 
 
-_HEAD_SQL = "SELECT id, kind, is_open, status, version, deadline_ms FROM games_game WHERE {where}"
+def head_of(game: Game, state: dict | None = None) -> TableHead:
+    """A game row's head (with `state`, or the game's own)."""
+    return TableHead(
+        game.pk,
+        game.kind,
+        game.is_open,
+        game.status,
+        game.version,
+        game.deadline_ms,
+        game.state if state is None else state,
+        game.is_default,
+        game.has_computers,
+    )
+
+
+HEAD_COLUMNS = (
+    "id",
+    "kind",
+    "is_open",
+    "status",
+    "version",
+    "deadline_ms",
+    "is_default",
+    "has_computers",
+)
+_HEAD_SQL = f"SELECT {', '.join(HEAD_COLUMNS)} FROM games_game WHERE {{where}}"
+
+
+def head_from_row(row, state: dict) -> TableHead:
+    """A head from a row of HEAD_COLUMNS (SQLite gives its booleans as integers)."""
+    pk, kind, is_open, status, version, deadline_ms, is_default, has_computers = row
+    return TableHead(
+        pk,
+        kind,
+        bool(is_open),
+        status,
+        version,
+        deadline_ms,
+        state,
+        bool(is_default),
+        bool(has_computers),
+    )
 
 
 def table_head(*, game_id: int | None = None, default: bool = False) -> TableHead | None:
@@ -62,37 +106,29 @@ def table_head(*, game_id: int | None = None, default: bool = False) -> TableHea
         row = cursor.fetchone()
     if row is None:
         return None
-    head = TableHead(*row[:2], bool(row[2]), *row[3:], state={})
-    state = runtime.cached_state(head.pk, head.version)
+    state = runtime.cached_state(row[0], row[4])
     if state is None:
-        version, state = Game.objects.values_list("version", "state").get(pk=head.pk)
-        if version != head.version:  # written in between: read the head again
-            return table_head(game_id=head.pk)
+        version, state = Game.objects.values_list("version", "state").get(pk=row[0])
+        if version != row[4]:  # written in between: read the head again
+            return table_head(game_id=row[0])
+        head = head_from_row(row, state)
         if not connection.in_atomic_block:
-            runtime.remember_state(head.pk, version, state)
-    head.state = state
-    return head
+            runtime.remember_head(head)
+        return head
+    return head_from_row(row, state)
 
 
 def head_from_message(message: dict, now: int) -> TableHead | None:
-    """The game as a change message (services.broadcast) describes it, when its state is in
-    this process's cache; None (read the game) when it is not, when a deadline is due (the read
-    applies it: game_fresh), or when a later change of the same transaction superseded it."""
-    if message.get("superseded") or "kind" not in message:
-        return None
-    state = runtime.cached_state(message["game"], message["version"])
+    """The game as a change message (services.change_message) describes it, when this process
+    knows its state at that version; None (read the game) when it does not, or when a deadline
+    is due (the read applies it: game_fresh)."""
+    head = runtime.cached_head(message["game"])
     deadline = message.get("deadline_ms")
-    if state is None or (deadline is not None and now >= deadline):
+    if head is None or head.version != message["version"]:
         return None
-    return TableHead(
-        message["game"],
-        message["kind"],
-        message["is_open"],
-        message["status"],
-        message["version"],
-        deadline,
-        state,
-    )
+    if deadline is not None and now >= deadline:
+        return None
+    return head
 
 
 def existing_game_id(game_id) -> int:
@@ -157,7 +193,7 @@ def move_reply(result, *, seat_name: str, now: int) -> dict:
 def seat_by_token(token: str) -> Seat | None:
     """The seat a token acts for; None for an unknown token or anything that is not one (a
     NUL, say, which PostgreSQL refuses to compare) without asking the database."""
-    if not isinstance(token, str) or not _TOKEN.fullmatch(token):
+    if not is_token(token):
         return None
     # Every API request with a token starts here: plain SQL for the columns that never change
     # (the ORM's query building cost several times the query); the rest load if read.
@@ -170,6 +206,13 @@ def seat_by_token(token: str) -> Seat | None:
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what models.new_token makes (token_urlsafe)
+
+
+def is_token(token) -> bool:
+    """Whether a value could be a seat token (anything else is refused unasked)."""
+    return isinstance(token, str) and _TOKEN.fullmatch(token) is not None
+
+
 _SEAT_COLUMNS = ["id", "game_id", "player_id", "number", "name", "token", "is_computer"]
 _SEAT_SQL = f"SELECT {', '.join(_SEAT_COLUMNS)} FROM games_seat WHERE token = %s"
 
@@ -208,7 +251,8 @@ def public_options(options: dict) -> dict:
     return shown
 
 
-def game_summary(game: Game) -> dict:
+def game_summary(game: Game, seats: list[dict] | None = None) -> dict:
+    """A game as the API lists it; `seats` (seat_json of each, by number) when known already."""
     return {
         "id": game.pk,
         "kind": game.kind,
@@ -217,7 +261,7 @@ def game_summary(game: Game) -> dict:
         "version": game.version,
         "is_open": game.is_open,
         "is_default": game.is_default,
-        "seats": [seat_json(seat) for seat in game.seats.all()],
+        "seats": [seat_json(seat) for seat in game.seats.all()] if seats is None else seats,
         "created": game.created.isoformat(),
         "updated": game.updated.isoformat(),
         "finished": game.finished.isoformat() if game.finished else None,

@@ -305,8 +305,11 @@ class GameDetailOut(GameOut):
     )
 
 
+NAME_PATTERN = r"^[A-Za-z0-9_]{1,40}$"
+
+
 class JoinRequest(serializers.Serializer):
-    name = StrictRegexField(r"^[A-Za-z0-9_]{1,40}$", help_text=NAME_HELP)
+    name = StrictRegexField(NAME_PATTERN, help_text=NAME_HELP)
 
 
 class ComputerRequest(serializers.Serializer):

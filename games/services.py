@@ -5,15 +5,24 @@ IMMEDIATE transaction mode and the process's write lock serialise writers), appl
 appends the move, bumps the version (checked on update, so a stale writer can never overwrite a
 newer state) and broadcasts the new version to the game's channel group once the transaction has
 committed.
+
+What a write does is planned apart from how it is written: `plan_move` and `plan_join` apply the
+rules to a game's head and return a `Change` (the moves to log and the game's row after them),
+and nothing else. The services here write a Change through Django's connection
+(`_commit_change`); the event loop's services (games.live) write the same Change through
+games.store, without a thread hop. Both broadcast the same message (`change_message`), which
+carries the change's moves, so another process can bring its cached state up to date by
+applying them (the move log is the truth) instead of reading the game.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -22,7 +31,7 @@ from rest_framework import status
 from games import limits, runtime, selectors
 from games.errors import GameError
 from games.kinds import Result, RuleError, get_rules
-from games.models import Game, Move, Player, Seat
+from games.models import Game, Move, Player, Seat, new_token
 
 # Sending a presence mark costs a write; one a second per player keeps "away" exact to a second.
 TOUCH_INTERVAL_MS = 1000
@@ -62,46 +71,198 @@ class Conflict(GameError):
     http_status = status.HTTP_409_CONFLICT
 
 
-def broadcast(
-    game: Game, *, event: bool, actor: str = "", action: str = "", publish: bool = True
-) -> None:
-    """Once the change is committed, cache the new state and tell every watcher its version.
+# -- planning: what a write does (the rules only; no database) ----------------------------------
 
-    The message names the actor and the action, so a /watch can tell its own join from the
-    events it waits for, and carries the game's head, so a listener in the writer's process
-    (where the new state is cached) renders the change without a database read. Presence marks
-    are cached but not published (``publish=False``).
-    """
-    message = {
-        "type": "game.changed",
-        "game": game.pk,
-        "version": game.version,
-        "event": event,
-        "deadline_ms": game.deadline_ms,
-        "over": game.status == Game.Status.OVER,
-        "actor": actor,
-        "action": action,
-        # The rest of the game's head: with the state cached, a listener has the game without
-        # reading it (selectors.head_from_message), unless a later change supersedes this one.
-        "kind": game.kind,
-        "status": game.status,
-        "is_open": game.is_open,
+
+@dataclass
+class NewSeat:
+    """The seat a join adds. It is written before the moves that name it, which is when its id
+    (`pk`) is known; `player` is the player it seats (None: the writer makes one named `name`)."""
+
+    number: int
+    name: str
+    player: Player | None = None
+    is_computer: bool = False
+    token: str = field(default_factory=new_token)
+    pk: int | None = None
+
+
+@dataclass
+class Step:
+    """One move of a change, as its log entry: the seat (an id, a Seat, a NewSeat or None for
+    the game's own events), the actor's name, the action, what came of it, and when."""
+
+    seat: int | Seat | NewSeat | None
+    actor: str
+    action: dict
+    result: Result
+    at: int
+
+    @property
+    def seat_id(self) -> int | None:
+        return getattr(self.seat, "pk", self.seat)
+
+    @property
+    def published(self) -> bool:
+        """Whether listeners hear of it: events, and every action but a presence mark."""
+        return self.result.event or self.action.get("type") not in PRESENCE_ACTIONS
+
+
+@dataclass
+class Change:
+    """What one write does to a game: the moves it logs (versions `from_version` + 1 ...
+    `version`), and the game's row after them. Written with its version checked, so a change
+    planned on a stale game is never stored."""
+
+    game_id: int
+    from_version: int
+    steps: list[Step]
+    state: dict
+    status: str
+    deadline_ms: int | None
+    ended: bool  # the game is over with this change (its `finished` time is set)
+    scores: dict[str, int]  # the seats whose score changed, by name
+    new_seat: NewSeat | None = None
+
+    @property
+    def version(self) -> int:
+        return self.from_version + len(self.steps)
+
+
+def change_of(head, steps: list[Step], new_seat: NewSeat | None = None) -> Change:
+    """The change that `steps` (applied in order to `head`'s state) make to the game."""
+    rules = get_rules(head.kind)
+    state = steps[-1].result.state
+    status = rules.status(state)
+    before = rules.scores(head.state)
+    scores = {
+        name: score for name, score in rules.scores(state).items() if before.get(name) != score
     }
-    # A later change of the same transaction supersedes this one: a listener woken by this
-    # message reads the game then, and sees the newest (selectors.head_from_message).
-    earlier = getattr(game, "_change_message", None)
-    if earlier is not None:
-        earlier["superseded"] = True
-    game._change_message = message
-    game_id, version, state = game.pk, game.version, game.state
+    ended = status == Game.Status.OVER and head.status != Game.Status.OVER
+    return Change(
+        head.pk,
+        head.version,
+        steps,
+        state,
+        status,
+        rules.next_deadline(state),
+        ended,
+        scores,
+        new_seat,
+    )
 
-    def after_commit():
-        runtime.remember_state(game_id, version, state)
-        if publish:
-            runtime.publish(group_name(game_id), message)
 
-    transaction.on_commit(after_commit)
+def after(head, change: Change):
+    """A TableHead with the change applied (a new one: a cached head is shared, so it is never
+    changed in place)."""
+    return dataclasses.replace(
+        head,
+        state=change.state,
+        status=change.status,
+        version=change.version,
+        deadline_ms=change.deadline_ms,
+    )
 
+
+def tick_step(head, now: int) -> Step | None:
+    """The rules' time-driven events (the declare timeout), when the game's deadline is due."""
+    if head.deadline_ms is None or now < head.deadline_ms or head.status == Game.Status.OVER:
+        return None
+    result = get_rules(head.kind).tick(head.state, now)
+    if result.state == head.state:
+        return None
+    return Step(None, "", {"type": "tick"}, result, now)
+
+
+def plan_move(
+    head, *, seat: int, name: str, action: dict, now: int
+) -> tuple[Change | None, Result]:
+    """Apply a seat's action (after any due tick) to `head`; the change (None: nothing to
+    write) and the action's result. A refused action raises and plans nothing."""
+    steps = []
+    tick = tick_step(head, now)
+    if tick is not None:
+        steps.append(tick)
+    state = tick.result.state if tick is not None else head.state
+    try:
+        result = get_rules(head.kind).apply(state, name, action, now)
+    except (RuleError, ValueError) as exc:
+        raise _rule_error(exc) from exc
+    if result.state != state:
+        steps.append(Step(seat, name, action, result, now))
+    return (change_of(head, steps) if steps else None), result
+
+
+def plan_join(
+    head,
+    taken: list[str],
+    *,
+    name: str,
+    now: int,
+    player: Player | None = None,
+    is_computer: bool = False,
+) -> Change:
+    """Seat `name` (after any due tick) at `head`, whose seats hold the names `taken`."""
+    rules = get_rules(head.kind)
+    steps = []
+    state, status = head.state, head.status
+    tick = tick_step(head, now)
+    if tick is not None:
+        steps.append(tick)
+        state = tick.result.state
+        status = rules.status(state)
+    if status == Game.Status.OVER:
+        raise GameError("The game is over; nobody can join it.", http_status=409)
+    if status == Game.Status.ACTIVE and not rules.join_while_active:
+        raise GameError("The game has started; nobody can join it now.", http_status=409)
+    if rules.max_seats is not None and len(taken) >= rules.max_seats:
+        raise GameError(f"The game is full ({rules.max_seats} seats).", http_status=409)
+    if name in taken:
+        raise GameError(f"The name {name!r} is taken at this game.", http_status=409)
+    try:
+        result = rules.join(state, name, now)
+    except (RuleError, ValueError) as exc:
+        raise _rule_error(exc) from exc
+    seat = NewSeat(len(taken), name, player, is_computer)
+    steps.append(Step(seat, name, {"type": "join"}, result, now))
+    return change_of(head, steps, seat)
+
+
+# -- the message of a committed change ----------------------------------------------------------
+
+# A change's moves ride in its message up to this many (a stored Set War game has thousands:
+# listeners elsewhere read that game instead).
+MESSAGE_MOVES = 16
+
+
+def change_message(head, change: Change, *, origin: str) -> dict:
+    """What every listener of the game hears once `change` is committed to `head` (the game
+    before it): the game's new head, and the moves that led there from `from`, so a process
+    whose cache holds the game at `from` applies them instead of reading the game.
+
+    Each move is ``[actor, action, at_ms, event]``; a /watch tells its own join from the
+    events it waits for by them.
+    """
+    moves = None
+    if len(change.steps) <= MESSAGE_MOVES:
+        moves = [[s.actor, s.action, s.at, s.result.event] for s in change.steps]
+    return {
+        "type": "game.changed",
+        "game": change.game_id,
+        "version": change.version,
+        "from": change.from_version,
+        "event": any(step.result.event for step in change.steps),
+        "over": change.status == Game.Status.OVER,
+        "deadline_ms": change.deadline_ms,
+        "kind": head.kind,
+        "status": change.status,
+        "is_open": head.is_open,
+        "moves": moves,
+        "origin": origin,
+    }
+
+
+# -- writing a change through Django's connection ----------------------------------------------
 
 # The columns a write needs, read with one small query: the ORM's query building cost more than
 # the rest of a protocol write together (bench/bench_server.py). `state` comes from the cache.
@@ -143,37 +304,6 @@ def _lock(game_id: int) -> Game:
 
 
 _OPTIONS_FIELD = Game._meta.get_field("options")
-
-
-def _save(game: Game, result: Result, *, now: int) -> None:
-    """Store a new state on a locked game, checking that nobody wrote in between."""
-    rules = get_rules(game.kind)
-    before = game.state
-    game.state = result.state
-    game.deadline_ms = rules.next_deadline(result.state)
-    new_status = rules.status(result.state)
-    fields = {}
-    if new_status == Game.Status.OVER and game.status != Game.Status.OVER:
-        game.finished = fields["finished"] = timezone.now()
-    game.status = new_status
-    changed = _update_game(
-        game.pk,
-        game.version,
-        state=game.state,
-        deadline_ms=game.deadline_ms,
-        status=game.status,
-        version=game.version + 1,
-        updated=timezone.now(),
-        **fields,
-    )
-    if changed != 1:
-        raise Conflict("The game changed while this move was being applied; try again.")
-    game.version += 1
-    old_scores = rules.scores(before)
-    for name, score in rules.scores(result.state).items():
-        if old_scores.get(name) != score:
-            with connection.cursor() as cursor:  # plain SQL, as _update_game
-                cursor.execute(_SEAT_SCORE_SQL, [score, game.pk, name])
 
 
 _SEAT_SCORE_SQL = "UPDATE games_seat SET score = %s WHERE game_id = %s AND name = %s"
@@ -226,28 +356,91 @@ def moves_append(game_id: int, moves: list[tuple[int, int | None, str, dict, dic
         cursor.executemany(sql, rows)
 
 
-def _log(game: Game, *, seat, actor: str, action: dict, result: Result, at: int):
-    """Append the move; `seat` is a Seat, a seat id, or None for the game's own events."""
-    seat_id = seat.pk if isinstance(seat, Seat) else seat
-    # The version after the save is the move's number: one move per version.
-    moves_append(game.pk, [(game.version, seat_id, actor, action, result.outcome, at)])
+def _commit_change(game: Game, change: Change) -> Seat | None:
+    """Write a change to a locked game, then let the game's own follow-ups run: computers
+    schedule their turns, the default table is replaced when it ends, and listeners hear of it
+    once the transaction commits."""
+    seat = None
+    if change.new_seat is not None:
+        new = change.new_seat
+        seat = Seat.objects.create(
+            game=game,
+            player=new.player,
+            number=new.number,
+            name=new.name,
+            token=new.token,
+            is_computer=new.is_computer,
+        )
+        new.pk = seat.pk
+    fields = {"finished": timezone.now()} if change.ended else {}
+    changed = _update_game(
+        game.pk,
+        game.version,
+        state=change.state,
+        deadline_ms=change.deadline_ms,
+        status=change.status,
+        version=change.version,
+        updated=timezone.now(),
+        **fields,
+    )
+    if changed != 1:
+        raise Conflict("The game changed while this move was being applied; try again.")
+    game.state, game.status = change.state, change.status
+    game.version, game.deadline_ms = change.version, change.deadline_ms
+    if change.ended:
+        game.finished = fields["finished"]
+    moves_append(
+        game.pk,
+        [
+            (
+                change.from_version + n,
+                step.seat_id,
+                step.actor,
+                step.action,
+                step.result.outcome,
+                step.at,
+            )
+            for n, step in enumerate(change.steps, 1)
+        ],
+    )
+    for name, score in change.scores.items():
+        with connection.cursor() as cursor:  # plain SQL, as _update_game
+            cursor.execute(_SEAT_SCORE_SQL, [score, game.pk, name])
+    if game.has_computers:
+        _schedule_computers(game, change.steps[-1].at)
+    _broadcast(game, change)
+    if game.is_default and game.status == Game.Status.OVER:
+        _replace_default(game)
+    return seat
+
+
+def _broadcast(game: Game, change: Change) -> None:
+    """Once the transaction commits, cache the game's new state and tell its listeners.
+
+    The changes of one transaction make one message (from the version the transaction found
+    to the one it left): a listener never hears of a state that was not committed.
+    Presence marks alone are cached, not published.
+    """
+    pending = getattr(game, "_pending_change", None)
+    if pending is None:
+        pending = game._pending_change = [change.from_version, []]
+        transaction.on_commit(lambda: _after_commit(game))
+    pending[1].extend(change.steps)
+
+
+def _after_commit(game: Game) -> None:
+    from_version, steps = game.__dict__.pop("_pending_change")
+    change = Change(
+        game.pk, from_version, steps, game.state, game.status, game.deadline_ms, False, {}
+    )
+    runtime.remember_head(selectors.head_of(game))
+    if any(step.published for step in steps):
+        runtime.publish(change_message(game, change, origin=runtime.ORIGIN))
 
 
 def _commit(game: Game, *, seat, actor: str, action: dict, result: Result, now: int) -> None:
-    _save(game, result, now=now)
-    _log(game, seat=seat, actor=actor, action=action, result=result, at=now)
-    if game.has_computers:
-        _schedule_computers(game, now)
-    kind = action.get("type", "")
-    broadcast(
-        game,
-        event=result.event,
-        actor=actor,
-        action=kind,
-        publish=result.event or kind not in PRESENCE_ACTIONS,
-    )
-    if game.is_default and game.status == Game.Status.OVER:
-        _replace_default(game)
+    """Commit one step (a computer's move) to a locked game."""
+    _commit_change(game, change_of(game, [Step(seat, actor, action, result, now)]))
 
 
 def _due_tick(game: Game, now: int) -> bool:
@@ -259,10 +452,10 @@ def _due_tick(game: Game, now: int) -> bool:
     if game.deadline_ms is None or now < game.deadline_ms or game.status == Game.Status.OVER:
         return False
     event = False
-    result = get_rules(game.kind).tick(game.state, now)
-    if result.state != game.state:
-        _commit(game, seat=None, actor="", action={"type": "tick"}, result=result, now=now)
-        event = result.event
+    tick = tick_step(game, now)
+    if tick is not None:
+        _commit_change(game, change_of(game, [tick]))
+        event = tick.result.event
     if game.has_computers:
         event = _play_computers(game, now) or event
     return event
@@ -328,6 +521,21 @@ def _rule_error(exc: Exception) -> GameError:
     return error
 
 
+def plan_create(
+    *, kind: str, options: dict | None, seed: int | None, now: int
+) -> tuple[dict, int, dict]:
+    """A new game's validated options, seed (random when not given) and first state."""
+    rules = get_rules(kind)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**62)
+    try:
+        options = rules.options(options or {})
+        state = rules.new(options=options, seed=seed, now_ms=now)
+    except (RuleError, ValueError) as exc:
+        raise _rule_error(exc) from exc
+    return options, seed, state
+
+
 def game_create(
     *,
     kind: str,
@@ -338,15 +546,9 @@ def game_create(
     now: int | None = None,
 ) -> Game:
     """Create a game of a kind with validated options and a seed (random when not given)."""
-    rules = get_rules(kind)
     now = now_ms() if now is None else now
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**62)
-    try:
-        options = rules.options(options or {})
-        state = rules.new(options=options, seed=seed, now_ms=now)
-    except (RuleError, ValueError) as exc:
-        raise _rule_error(exc) from exc
+    options, seed, state = plan_create(kind=kind, options=options, seed=seed, now=now)
+    rules = get_rules(kind)
     return Game.objects.create(
         kind=kind,
         options=options,
@@ -411,26 +613,11 @@ def protocol_seat_id(game: Game, name: str) -> int | None:
 
 
 def _add_seat(game: Game, *, player: Player, name: str, now: int) -> Seat:
-    rules = get_rules(game.kind)
-    if game.status == Game.Status.OVER:
-        raise GameError("The game is over; nobody can join it.", http_status=409)
-    if game.status == Game.Status.ACTIVE and not rules.join_while_active:
-        raise GameError("The game has started; nobody can join it now.", http_status=409)
     taken = list(game.seats.order_by().values_list("name", flat=True))
-    count = len(taken)
-    if rules.max_seats is not None and count >= rules.max_seats:
-        raise GameError(f"The game is full ({rules.max_seats} seats).", http_status=409)
-    if name in taken:
-        raise GameError(f"The name {name!r} is taken at this game.", http_status=409)
-    try:
-        result = rules.join(game.state, name, now)
-    except (RuleError, ValueError) as exc:
-        raise _rule_error(exc) from exc
-    seat = Seat.objects.create(
-        game=game, player=player, number=count, name=name, is_computer=player.is_computer
+    change = plan_join(
+        game, taken, name=name, now=now, player=player, is_computer=player.is_computer
     )
-    _commit(game, seat=seat, actor=name, action={"type": "join"}, result=result, now=now)
-    return seat
+    return _commit_change(game, change)
 
 
 def game_join(
@@ -454,9 +641,8 @@ def seat_move(*, game_id: int, seat: Seat, action: dict, now: int | None = None)
     return move_submit(game_id=game_id, seat=seat, action=action, now=now)
 
 
-def move_submit(*, game_id: int, seat: Seat, action: dict, now: int | None = None) -> MoveResult:
-    """Apply one action for a seat; a refused action raises and changes nothing."""
-    now = now_ms() if now is None else now
+def check_action(action) -> None:
+    """Refuse what is not an action a seat may submit, or what the move log cannot store."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise GameError("An action is a JSON object with a string field 'type'.")
     if action["type"] in {"join", "tick"}:
@@ -472,18 +658,21 @@ def move_submit(*, game_id: int, seat: Seat, action: dict, now: int | None = Non
         raise GameError(
             "An action holds only plain JSON: finite numbers and Unicode text without NUL."
         ) from None
+
+
+def move_submit(*, game_id: int, seat: Seat, action: dict, now: int | None = None) -> MoveResult:
+    """Apply one action for a seat; a refused action raises and changes nothing."""
+    now = now_ms() if now is None else now
+    check_action(action)
     with runtime.write_transaction():
         game = _lock(game_id)
         if seat.game_id != game.pk:
             raise Forbidden("That seat does not belong to this game.")
-        _due_tick(game, now)
-        rules = get_rules(game.kind)
-        try:
-            result = rules.apply(game.state, seat.name, action, now)
-        except (RuleError, ValueError) as exc:
-            raise _rule_error(exc) from exc
-        if result.state != game.state:
-            _commit(game, seat=seat, actor=seat.name, action=action, result=result, now=now)
+        if game.has_computers:
+            _due_tick(game, now)  # computers whose time is up play first
+        change, result = plan_move(game, seat=seat.pk, name=seat.name, action=action, now=now)
+        if change is not None:
+            _commit_change(game, change)
         return MoveResult(game=game, outcome=result.outcome, event=result.event, seat=seat)
 
 
@@ -535,7 +724,7 @@ def protocol_act(*, game_id: int, name: str, action: dict, now: int | None = Non
             player = Player.objects.create(name=name)
             seat = _add_seat(game, player=player, name=name, now=now).pk
             event = True
-        result = get_rules(game.kind).apply(game.state, name, action, now)
-        if result.state != game.state:
-            _commit(game, seat=seat, actor=name, action=action, result=result, now=now)
+        change, result = plan_move(game, seat=seat, name=name, action=action, now=now)
+        if change is not None:
+            _commit_change(game, change)
         return MoveResult(game=game, outcome=result.outcome, event=event or result.event)

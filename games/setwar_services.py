@@ -14,7 +14,7 @@ import random
 from django.db import transaction
 from django.utils import timezone
 
-from games import runtime
+from games import runtime, selectors
 from games.errors import GameError
 from games.kinds import RuleError, get_rules
 from games.models import Game
@@ -62,6 +62,6 @@ def setwar_run(*, players, cards=None, seed: int | None = None, now: int | None 
         )
         # One Move per round, in one executemany: a drawn game has 10,000 rounds.
         moves_append(game.pk, [(n, None, "", action, outcome, now) for n, action, outcome in moves])
-        game_id, version = game.pk, game.version
-        transaction.on_commit(lambda: runtime.remember_state(game_id, version, state))
+        head = selectors.head_of(game)
+        transaction.on_commit(lambda: runtime.remember_head(head))
     return game

@@ -66,6 +66,8 @@ CASES = {
     ),
     "an unknown action": (lambda seats: token(seats[1]) + JSON, {"type": "jump"}),
     "a NUL in the type": (lambda seats: token(seats[1]) + JSON, {"type": "hint\u0000"}),
+    "a lone surrogate in the type": (lambda seats: token(seats[1]) + JSON, '{"type": "\\ud800"}'),
+    "a type with spaces around": (lambda seats: token(seats[1]) + JSON, {"type": " hint "}),
     "NaN in the action": (lambda seats: token(seats[1]) + JSON, '{"type": "hint", "n": NaN}'),
     "latin-1 text": (
         lambda seats: token(seats[0]) + [(b"content-type", b"application/json; charset=latin-1")],
@@ -168,8 +170,8 @@ def spy_on_fast_answers(monkeypatch) -> list[bool]:
     answered: list[bool] = []
     real = api_fast.submit
 
-    def spy(*args):
-        answer = real(*args)
+    async def spy(*args):
+        answer = await real(*args)
         answered.append(answer is not None)
         return answer
 
@@ -237,31 +239,6 @@ def test_a_websocket_with_a_nul_token_is_refused_cleanly():
 
 
 # -- a bot's create and join: the same answers whichever way -------------------------------------
-
-
-JOINS_IN_FRONT = api_fast.joins_in_front
-
-
-@pytest.fixture(autouse=True)
-def joins_in_front(monkeypatch):
-    """Creates and joins are taken in front of Django with several database threads (PostgreSQL);
-    these tests take them so on SQLite too."""
-    monkeypatch.setattr(api_fast, "joins_in_front", lambda: True)
-
-
-def test_with_one_database_thread_creates_and_joins_are_django_s(monkeypatch, settings):
-    monkeypatch.setattr(api_fast, "joins_in_front", JOINS_IN_FRONT)
-    settings.GAME_DB_THREADS = 1
-    answered = []
-    for name in ("create", "join"):
-        monkeypatch.setattr(api_fast, name, lambda *args, name=name: answered.append(name))
-    body = json.dumps({"kind": "set", "options": {"rules": "classic"}}).encode()
-    status, game, _ = through_asgi("/api/games/", body, HOST + JSON)
-    join = json.dumps({"name": "ann"}).encode()
-    assert through_asgi(f"/api/games/{game['id']}/join", join, HOST + JSON)[0] == 201
-    assert (status, answered) == (201, [])
-    settings.GAME_DB_THREADS = 4
-    assert api_fast.joins_in_front()
 
 
 CREATE_CASES = {
@@ -351,8 +328,8 @@ def test_a_bot_s_create_and_join_are_answered_in_front_of_django_and_browsers_ar
     for name in ("create", "join"):
         real = getattr(api_fast, name)
 
-        def spy(*args, real=real):
-            answer = real(*args)
+        async def spy(*args, real=real):
+            answer = await real(*args)
             answered.append(answer is not None)
             return answer
 

@@ -14,7 +14,7 @@ from games.models import Game
 @pytest.fixture
 def published(monkeypatch):
     sent: list[dict] = []
-    monkeypatch.setattr(runtime, "publish", lambda group, message: sent.append(message))
+    monkeypatch.setattr(runtime, "publish", sent.append)
     return sent
 
 
@@ -40,19 +40,52 @@ def test_a_listener_in_the_writer_s_process_gets_the_game_from_the_message_alone
     )
 
 
-def test_a_change_superseded_in_its_own_transaction_sends_listeners_to_the_newest(
+def test_the_changes_of_one_transaction_make_one_message_with_their_moves(
     example_table, published, django_capture_on_commit_callbacks
 ):
-    # A new name's declare is two changes in one transaction: the join, then the declare.
+    # A new name's declare is two moves in one transaction: the join, then the declare.
+    before = Game.objects.get(pk=example_table.pk).version
     with django_capture_on_commit_callbacks(execute=True):
         services.protocol_act(game_id=example_table.pk, name="alice", action={"type": "declare"})
-    join, declare = published
-    assert join["action"] == "join" and declare["action"] == "declare"
-    now = services.now_ms()
-    assert selectors.head_from_message(join, now) is None  # read: it is the declare's game
-    head = selectors.head_from_message(declare, now)
-    assert head.version == Game.objects.get(pk=example_table.pk).version
-    assert head.deadline_ms is not None
+    (message,) = published
+    stored = Game.objects.get(pk=example_table.pk)
+    assert (message["from"], message["version"]) == (before, stored.version) == (before, before + 2)
+    assert [(actor, action["type"], event) for actor, action, _at, event in message["moves"]] == [
+        ("alice", "join", True),
+        ("alice", "declare", True),
+    ]
+    head = selectors.head_from_message(message, services.now_ms())
+    assert head.version == stored.version and head.deadline_ms is not None
+
+
+def test_another_process_follows_a_change_by_its_moves_without_reading_the_game(
+    example_table, published, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    from games import hub
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.protocol_act(game_id=example_table.pk, name="alice", action={"type": "look"})
+    at_join = Game.objects.get(pk=example_table.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.protocol_act(game_id=example_table.pk, name="bob", action={"type": "declare"})
+    stored = Game.objects.get(pk=example_table.pk)
+    # Another process knew the game as it was after alice's join, and hears of bob's moves.
+    runtime.forget_states()
+    runtime.remember_head(selectors.head_of(at_join))
+    message = {**published[-1], "origin": "another process"}
+    with django_assert_num_queries(0):
+        hub._follow(message)
+        head = selectors.head_from_message(message, services.now_ms())
+    assert (head.version, head.state, head.deadline_ms) == (
+        stored.version,
+        stored.state,
+        stored.deadline_ms,
+    )
+    # A process that missed a change in between cannot follow: its listeners read the game.
+    runtime.forget_states()
+    runtime.remember_head(selectors.head_of(at_join, {**at_join.state}))
+    hub._follow({**message, "from": message["from"] - 1})
+    assert selectors.head_from_message(message, services.now_ms()) is None
 
 
 def test_without_the_state_cached_or_with_a_deadline_due_the_listener_reads(
