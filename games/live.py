@@ -83,7 +83,8 @@ async def move(*, game_id: int, seat: SeatRef, action: dict, now: int | None = N
 async def join(*, game_id: int, name: str, client: str, now: int | None = None) -> dict:
     """api.join_game on the loop for a client with no session: the game must exist, then the
     client's join is counted, then a new player takes a seat; the API's answer."""
-    if await store().head(game_id) is None:
+    # Games are never deleted: one this process knows of exists.
+    if runtime.cached_head(game_id) is None and await store().head(game_id) is None:
         raise services.NotFound(f"There is no game with id {game_id}.")
     await limits.acheck("joins", client)
     now = services.now_ms() if now is None else now

@@ -441,14 +441,16 @@ class PostgresStore(Store):
         head = runtime.cached_head(game_id)
         for _ in range(MAX_TRIES):
             async with pool.connection() as conn:
-                if head is None or join:
+                seats = row = None
+                if join:
+                    found = await _read_for_join(conn, game_id)
+                    if found is None:
+                        raise NotFound(f"There is no game with id {game_id}.")
+                    head, row, seats = found
+                elif head is None:
                     head = await _read_head(conn, game_id)
                     if head is None:
                         raise NotFound(f"There is no game with id {game_id}.")
-                seats = row = None
-                if join:
-                    seats = await (await conn.execute(_SEATS, (game_id,))).fetchall()
-                    row = GameRow(*await (await conn.execute(_ROW, (game_id,))).fetchone())
                 try:
                     change, value = plan(head, seats)
                 except GameError:
@@ -506,36 +508,77 @@ async def _current(conn, head) -> bool:
     return False
 
 
+async def _read_for_join(conn, game_id: int):
+    """The head, the summary's columns and the seats, in one query."""
+    cached = runtime.cached_head(game_id)
+    row = await (
+        await conn.execute(_JOIN_READ, (cached.version if cached else -1, game_id))
+    ).fetchone()
+    if row is None:
+        return None
+    *head, options, is_default, created, updated, finished, seats = row
+    return (
+        _head_from(head, cached, _no_load),
+        GameRow(options, is_default, created, updated, finished),
+        [tuple(seat) for seat in seats],
+    )
+
+
+_JOIN_READ = (
+    f"SELECT {', '.join(selectors.HEAD_COLUMNS)}, "
+    "CASE WHEN version = %s THEN NULL ELSE state END, "
+    "options, is_default, created, updated, finished, "
+    "(SELECT coalesce(json_agg(json_build_array(s.id, s.number, s.name, s.score, s.is_computer) "
+    "ORDER BY s.number), '[]') FROM games_seat s WHERE s.game_id = games_game.id) "
+    "FROM games_game WHERE id = %s"
+)
+
+
 async def _store(conn, change, now) -> bool:
     """Write a change in one statement if the game is still at its planned version."""
     from psycopg.types.json import Jsonb
 
-    if change.new_seat is not None:
-        return await _store_join(conn, change, now)
     sql, params = _change_statement(change, now, Jsonb)
-    row = await (await conn.execute(sql, params)).fetchone()
-    return row[0] == 1
+    written, seat = await (await conn.execute(sql, params)).fetchone()
+    if written and change.new_seat is not None:
+        change.new_seat.pk = seat
+    return written == 1
 
 
 def _change_statement(change, now, jsonb) -> tuple[str, list]:
-    """One statement: the game's row, if its version is still the planned one, and with it the
-    moves and the scores (data-modifying CTEs run once, whether read or not)."""
+    """One statement: the game's row, if its version is still the planned one, and with it a
+    join's player and seat, the moves and the scores (data-modifying CTEs run once, whether
+    read or not; each waits for the row: none writes if it was not updated)."""
     sql = [f"WITH g AS ({_update_game(change)} RETURNING id)"]
     params = _update_params(change, now, jsonb)
+    new = change.new_seat
+    seat_id = "v.seat_id"
+    if new is not None:
+        sql.append(
+            ", p AS (INSERT INTO games_player (name, session_key, is_computer, created, user_id) "
+            "SELECT %s, '', %s, %s, NULL FROM g RETURNING id)"
+            ", ns AS (INSERT INTO games_seat (game_id, player_id, number, name, score, token, "
+            "is_computer, computer, joined) SELECT g.id, p.id, %s, %s, 0, %s, %s, '{}', %s "
+            "FROM g, p RETURNING id)"
+        )
+        params += [new.name, new.is_computer, now, new.number, new.name, new.token]
+        params += [new.is_computer, now]
+        seat_id = "CASE WHEN v.new THEN (SELECT id FROM ns) ELSE v.seat_id END"
     rows = ", ".join(
-        ["(%s::integer, %s::bigint, %s::varchar, %s::jsonb, %s::jsonb, %s::bigint)"]
+        ["(%s::integer, %s::bigint, %s::boolean, %s::varchar, %s::jsonb, %s::jsonb, %s::bigint)"]
         * len(change.steps)
     )
     sql.append(
         ", m AS (INSERT INTO games_move (game_id, seq, seat_id, actor, action, outcome, at_ms, "
-        "created) SELECT g.id, v.seq, v.seat_id, v.actor, v.action, v.outcome, v.at_ms, %s "
-        f"FROM g, (VALUES {rows}) AS v(seq, seat_id, actor, action, outcome, at_ms))"
+        f"created) SELECT g.id, v.seq, {seat_id}, v.actor, v.action, v.outcome, v.at_ms, %s "
+        f"FROM g, (VALUES {rows}) AS v(seq, seat_id, new, actor, action, outcome, at_ms))"
     )
     params.append(now)
     for n, step in enumerate(change.steps, 1):
         params += [
             change.from_version + n,
-            step.seat_id,
+            None if step.seat is new else step.seat_id,
+            new is not None and step.seat is new,
             step.actor,
             jsonb(step.action),
             jsonb(step.result.outcome),
@@ -550,59 +593,9 @@ def _change_statement(change, now, jsonb) -> tuple[str, list]:
         )
         for name, score in change.scores.items():
             params += [name, score]
-    sql.append(" SELECT count(*) FROM g")
+    sql.append(" SELECT count(*), " + ("(SELECT id FROM ns)" if new is not None else "NULL"))
+    sql.append(" FROM g")
     return "".join(sql), params
-
-
-async def _store_join(conn, change, now) -> bool:
-    """A join: the game's row first (its lock settles who joins first), then the player, the
-    seat and the moves, in one transaction."""
-    from psycopg.types.json import Jsonb
-
-    new = change.new_seat
-    async with conn.transaction():
-        cursor = await conn.execute(_update_game(change), _update_params(change, now, Jsonb))
-        if cursor.rowcount != 1:
-            return False
-        player = await (
-            await conn.execute(_INSERT_PLAYER + " RETURNING id", (new.name, new.is_computer, now))
-        ).fetchone()
-        seat = await (
-            await conn.execute(
-                _INSERT_SEAT + " RETURNING id",
-                (
-                    change.game_id,
-                    player[0],
-                    new.number,
-                    new.name,
-                    new.token,
-                    new.is_computer,
-                    Jsonb({}),
-                    now,
-                ),
-            )
-        ).fetchone()
-        new.pk = seat[0]
-        async with conn.cursor() as cursor:
-            await cursor.executemany(
-                _INSERT_MOVE,
-                [
-                    (
-                        change.game_id,
-                        change.from_version + n,
-                        step.seat_id,
-                        step.actor,
-                        Jsonb(step.action),
-                        Jsonb(step.result.outcome),
-                        step.at,
-                        now,
-                    )
-                    for n, step in enumerate(change.steps, 1)
-                ],
-            )
-        for name, score in change.scores.items():
-            await conn.execute(_UPDATE_SCORE, (score, change.game_id, name))
-    return True
 
 
 # == one store per event loop ======================================================================
