@@ -99,3 +99,20 @@ def test_autobahn_dumps_its_settings_with_repr_and_its_timings_still_read():
     timings = protocol.Timings()
     timings.track("start")
     assert str(timings).startswith("{'start': ")
+
+
+def test_autobahn_s_debug_arguments_are_worked_out_only_for_a_line_written():
+    from autobahn import util
+    from autobahn.twisted import websocket as twisted_websocket
+    from autobahn.websocket import protocol
+
+    daphne_speedups.install()
+    calls = []
+    later = daphne_speedups.deferred(lambda value: calls.append(value) or f"<{value}>")
+    argument = later("sendData")
+    assert calls == []  # a dropped debug line costs no formatting
+    assert f"{argument} sent" == "<sendData> sent" and calls == ["sendData"]
+    for module in (protocol, twisted_websocket):
+        method = protocol.WebSocketProtocol.sendData
+        assert str(module.hltype(method)) == util.hltype(method)
+        assert "{:>3}".format(module.hlval(7)) == "{:>3}".format(util.hlval(7))
