@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import logging
 import sqlite3
 import threading
 import weakref
@@ -41,6 +42,8 @@ from django.db import connections
 
 from games import runtime, selectors
 from games.errors import GameError
+
+log = logging.getLogger(__name__)
 
 MAX_TRIES = 8  # plans of one write on PostgreSQL, each on a newer game than the last
 
@@ -210,6 +213,36 @@ def _q(sql: str) -> str:
     return sql.replace("%s", "?")
 
 
+CHECKPOINT_EVERY_S = 1.0
+_checkpointers: dict[str, threading.Event] = {}
+_checkpointers_guard = threading.Lock()
+
+
+def _checkpoints(name: str) -> None:
+    """Checkpoint the database's WAL once a second on a thread (started once per database):
+    the loop's connection never checkpoints, and without this the WAL would grow for ever."""
+    with _checkpointers_guard:
+        if name in _checkpointers:
+            return
+        stop = _checkpointers[name] = threading.Event()
+    threading.Thread(
+        target=_checkpoint_until, args=(name, stop), name="games-checkpoints", daemon=True
+    ).start()
+
+
+def _checkpoint_until(name: str, stop: threading.Event) -> None:
+    conn = sqlite3.connect(name, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA busy_timeout=20000")
+        while not stop.wait(CHECKPOINT_EVERY_S):
+            # PASSIVE: copy what no reader still needs, waiting for no reader and no writer.
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    except sqlite3.Error:
+        log.exception("Checkpoints of %s stopped", name)
+    finally:
+        conn.close()
+
+
 class SqliteStore(Store):
     def __init__(self, name: str) -> None:
         self.name = name
@@ -225,6 +258,10 @@ class SqliteStore(Store):
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA busy_timeout=20000")
+            # A commit that fills the WAL would copy it back to the database file and wait for
+            # the disk, here on the event loop: the checkpoints run on a thread of their own.
+            conn.execute("PRAGMA wal_autocheckpoint=0")
+            _checkpoints(self.name)
             self._local.conn = conn
             _opened.append(conn)
         return conn
@@ -634,10 +671,15 @@ def _make() -> Store:
 
 
 def close_all() -> None:
-    """Close every store's connections and forget the stores (tests, between databases)."""
+    """Close every store's connections, stop the checkpoints and forget the stores (tests,
+    between databases)."""
     for ended in list(_stores.values()):
         ended.close_now()
     _stores.clear()
+    with _checkpointers_guard:
+        for stop in _checkpointers.values():
+            stop.set()
+        _checkpointers.clear()
     while _opened:
         with contextlib.suppress(sqlite3.Error):
             _opened.pop().close()
