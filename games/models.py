@@ -84,7 +84,8 @@ class Game(models.Model):
 class Seat(models.Model):
     """A player's place at one game; the token lets an API client act for this seat only."""
 
-    game = models.ForeignKey(Game, related_name="seats", on_delete=models.CASCADE)
+    # Indexed by seat_number_unique (game, number): an index of its own would only cost writes.
+    game = models.ForeignKey(Game, related_name="seats", on_delete=models.CASCADE, db_index=False)
     player = models.ForeignKey(Player, related_name="seats", on_delete=models.PROTECT)
     number = models.PositiveSmallIntegerField()
     # The name the rules know this seat by (unique within the game).
@@ -110,7 +111,8 @@ class Seat(models.Model):
 class Move(models.Model):
     """One entry of a game's append-only log: who did what, when, and what came of it."""
 
-    game = models.ForeignKey(Game, related_name="moves", on_delete=models.CASCADE)
+    # Indexed by move_seq_unique (game, seq): an index of its own would only cost every move.
+    game = models.ForeignKey(Game, related_name="moves", on_delete=models.CASCADE, db_index=False)
     seq = models.PositiveIntegerField()
     seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.PROTECT)
     # The seat's name as the rules know it ("" for the game's own time-driven events).
