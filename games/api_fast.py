@@ -63,7 +63,7 @@ class FastApiApp:
         if answer is None:
             return await self.inner(scope, _replay(body, more, receive), send)
         status, data, extra = answer
-        content = runtime.json_text(data).encode()
+        content = runtime.json_bytes(data)
         headers = [
             (b"content-type", b"application/json"),
             (b"vary", b"Accept"),

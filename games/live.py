@@ -100,6 +100,10 @@ async def join(*, game_id: int, name: str, client: str, now: int | None = None) 
     _committed(written)
     change, after, row = written.change, written.after, written.row
     new = change.new_seat
+    # The new seat's socket comes next, most often to this process.
+    store().remember_seat(
+        SeatRef(new.pk, game_id, new.player_id, new.number, new.name, new.token, False)
+    )
     seats = [
         {
             "number": number,

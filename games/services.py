@@ -85,6 +85,7 @@ class NewSeat:
     is_computer: bool = False
     token: str = field(default_factory=new_token)
     pk: int | None = None
+    player_id: int | None = None
 
 
 @dataclass
@@ -371,7 +372,7 @@ def _commit_change(game: Game, change: Change) -> Seat | None:
             token=new.token,
             is_computer=new.is_computer,
         )
-        new.pk = seat.pk
+        new.pk, new.player_id = seat.pk, seat.player_id
     fields = {"finished": timezone.now()} if change.ended else {}
     changed = _update_game(
         game.pk,

@@ -160,6 +160,11 @@ class Store:
 
     _seats: dict[str, SeatRef]
 
+    def remember_seat(self, seat: SeatRef) -> None:
+        if len(self._seats) > 100_000:
+            self._seats.clear()
+        self._seats[seat.token] = seat
+
     async def seat_by_token(self, token: str) -> SeatRef | None:
         """The seat a token acts for (seats never change what is cached here)."""
         seat = self._seats.get(token)
@@ -168,9 +173,7 @@ class Store:
                 return None
             seat = await self._seat(token)
             if seat is not None:
-                if len(self._seats) > 100_000:
-                    self._seats.clear()
-                self._seats[token] = seat
+                self.remember_seat(seat)
         return seat
 
     async def head(self, game_id: int) -> selectors.TableHead | None:
@@ -346,10 +349,21 @@ class SqliteStore(Store):
         at = _sqlite_time(now)
         new = change.new_seat
         if new is not None:
-            player = conn.execute(_q(_INSERT_PLAYER), (new.name, new.is_computer, at)).lastrowid
+            new.player_id = conn.execute(
+                _q(_INSERT_PLAYER), (new.name, new.is_computer, at)
+            ).lastrowid
             new.pk = conn.execute(
                 _q(_INSERT_SEAT),
-                (game_id, player, new.number, new.name, new.token, new.is_computer, "{}", at),
+                (
+                    game_id,
+                    new.player_id,
+                    new.number,
+                    new.name,
+                    new.token,
+                    new.is_computer,
+                    "{}",
+                    at,
+                ),
             ).lastrowid
         cursor = conn.execute(_q(_update_game(change)), _update_params(change, at, dumps))
         if cursor.rowcount != 1:  # cannot happen under the lock; a guard all the same
@@ -512,7 +526,7 @@ class PostgresStore(Store):
         transaction; joins open their own)."""
         from psycopg.types.json import set_json_dumps, set_json_loads
 
-        set_json_dumps(dumps, context=conn)
+        set_json_dumps(runtime.json_bytes, context=conn)
         set_json_loads(orjson.loads, context=conn)
         await conn.set_autocommit(True)
         self._connections.add(conn)
@@ -576,9 +590,9 @@ async def _store(conn, change, now) -> bool:
     from psycopg.types.json import Jsonb
 
     sql, params = _change_statement(change, now, Jsonb)
-    written, seat = await (await conn.execute(sql, params)).fetchone()
+    written, seat, player = await (await conn.execute(sql, params)).fetchone()
     if written and change.new_seat is not None:
-        change.new_seat.pk = seat
+        change.new_seat.pk, change.new_seat.player_id = seat, player
     return written == 1
 
 
@@ -630,7 +644,8 @@ def _change_statement(change, now, jsonb) -> tuple[str, list]:
         )
         for name, score in change.scores.items():
             params += [name, score]
-    sql.append(" SELECT count(*), " + ("(SELECT id FROM ns)" if new is not None else "NULL"))
+    made = "(SELECT id FROM ns), (SELECT id FROM p)" if new is not None else "NULL, NULL"
+    sql.append(f" SELECT count(*), {made}")
     sql.append(" FROM g")
     return "".join(sql), params
 
