@@ -216,6 +216,13 @@ def _q(sql: str) -> str:
     return sql.replace("%s", "?")
 
 
+LOOP_BUSY_MS = 50
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
 CHECKPOINT_EVERY_S = 1.0
 _checkpointers: dict[str, threading.Event] = {}
 _checkpointers_guard = threading.Lock()
@@ -254,13 +261,19 @@ class SqliteStore(Store):
 
     def _connection(self) -> sqlite3.Connection:
         """This thread's connection (the loop's, or a game-database thread's when the write
-        lock was busy)."""
+        lock was busy). The loop's waits at most LOOP_BUSY_MS for another process's write
+        (a command's, say): the loop must not sleep; a thread waits as Django's do."""
         conn = getattr(self._local, "conn", None)
         if conn is None:
+            try:
+                asyncio.get_running_loop()
+                busy_ms = LOOP_BUSY_MS
+            except RuntimeError:
+                busy_ms = 20_000
             conn = sqlite3.connect(self.name, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("PRAGMA busy_timeout=20000")
+            conn.execute(f"PRAGMA busy_timeout={busy_ms}")
             # A commit that fills the WAL would copy it back to the database file and wait for
             # the disk, here on the event loop: the checkpoints run on a thread of their own.
             conn.execute("PRAGMA wal_autocheckpoint=0")
@@ -314,6 +327,10 @@ class SqliteStore(Store):
         if lock.acquire(blocking=False):
             try:
                 return self._transaction(self._connection(), work)
+            except sqlite3.OperationalError as exc:
+                if not _busy(exc):
+                    raise
+                # Another process writes (it holds SQLite's own lock): wait on a thread.
             finally:
                 lock.release()
 
@@ -325,6 +342,8 @@ class SqliteStore(Store):
 
     @staticmethod
     def _transaction(conn, work):
+        """`work(conn)` between BEGIN IMMEDIATE and COMMIT. Only BEGIN waits for SQLite's
+        lock (in WAL mode a commit never does), so a busy database raises before any work."""
         conn.execute("BEGIN IMMEDIATE")
         try:
             value = work(conn)

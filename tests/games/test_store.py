@@ -53,3 +53,38 @@ def test_the_loop_never_waits_for_a_checkpoint_and_a_thread_copies_the_wal_back(
     assert checkpoints and all(sql == "PRAGMA wal_checkpoint(PASSIVE)" for sql in checkpoints)
     assert Game.objects.get(pk=game.pk).version > seat.game.version  # the hints were written
     store.close_all()
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's own lock")
+def test_a_write_that_finds_another_process_writing_waits_on_a_thread_not_on_the_loop():
+    import asyncio
+    import threading
+
+    from django.conf import settings
+
+    game, seat = classic_table()
+    name = settings.DATABASES["default"]["NAME"]
+    other = sqlite3.connect(name, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # another process's write, as SQLite sees it
+    threading.Timer(0.4, other.execute, ["COMMIT"]).start()
+
+    async def play():
+        found = await live.seat_by_token(seat.token)
+        ticks = 0
+
+        async def tick():
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticking = asyncio.ensure_future(tick())
+        result = await live.move(game_id=game.pk, seat=found, action={"type": "hint"})
+        ticking.cancel()
+        return result, ticks
+
+    result, ticks = async_to_sync(play)()
+    assert result.outcome["action"] == "hint"
+    assert ticks >= 15  # the loop went on while the write waited
+    assert Game.objects.get(pk=game.pk).version == result.game.version
+    other.close()
