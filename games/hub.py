@@ -142,7 +142,7 @@ class Hub:
         processes through the shared layer."""
         self._deliver(message)
         if self.layer is not None:
-            self._spawn(self.layer.group_send(group_name(message["game"]), message))
+            self._spawn(send_change(self.layer, message))
 
     def remote(self, message: dict) -> None:
         """A change from the shared layer: this process's own come back too, and are skipped."""
@@ -159,7 +159,12 @@ class Hub:
     def _spawn(self, coroutine) -> None:
         task = self.loop.create_task(coroutine)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("The hub's task failed", exc_info=task.exception())
 
     # -- membership of the games' groups on a shared layer ------------------------------------
 
@@ -219,6 +224,19 @@ class Hub:
             log.exception("Leaving the group of game %s failed", game_id)
         finally:
             self._leaving.pop(game_id, None)
+
+
+async def send_change(layer, message: dict) -> None:
+    """Publish a change to its game's group on the shared layer. The layer packs messages with
+    msgpack, which has no integers past 64 bits (JSON has): a change whose moves hold one goes
+    without its moves, and the other processes read the game."""
+    group = group_name(message["game"])
+    try:
+        await layer.group_send(group, message)
+    except (OverflowError, TypeError, ValueError):
+        if message.get("moves") is None:
+            raise
+        await layer.group_send(group, {**message, "moves": None})
 
 
 async def _fan_out(listeners: tuple[Listener, ...], message: dict) -> None:

@@ -141,12 +141,14 @@ def publish(message: dict) -> None:
     if not hub.deliver_soon(message):
         layer = hub.shared_layer()
         if layer is not None:
-            async_to_sync(layer.group_send)(hub.group_name(message["game"]), message)
+            async_to_sync(hub.send_change)(layer, message)
 
 
 # -- the newest head of each game ------------------------------------------------------------
 
-_CACHE_SIZE = 4096
+# Each head holds a state of a few dozen lists and dicts, which Python's collector walks at every
+# full collection; a server follows some hundreds of games at a time.
+_CACHE_SIZE = 1024
 _heads: OrderedDict[int, object] = OrderedDict()
 _heads_guard = threading.Lock()
 

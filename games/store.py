@@ -34,6 +34,7 @@ import sqlite3
 import threading
 import weakref
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import orjson
 from django.conf import settings
@@ -59,9 +60,9 @@ def utc_now() -> datetime.datetime:
     return datetime.datetime.now(datetime.UTC)
 
 
-@dataclass(frozen=True)
-class SeatRef:
-    """A seat as the hot paths know it: what never changes about it."""
+class SeatRef(NamedTuple):
+    """A seat as the hot paths know it: what never changes about it. A tuple of plain values,
+    which Python's collector stops tracking: the cache holds thousands."""
 
     pk: int
     game_id: int
@@ -542,12 +543,16 @@ class PostgresStore(Store):
 
     async def _configure(self, conn) -> None:
         """Every pooled connection: JSON through orjson, autocommit (one statement, one
-        transaction; joins open their own)."""
+        transaction), times in UTC."""
         from psycopg.types.json import set_json_dumps, set_json_loads
 
         set_json_dumps(runtime.json_bytes, context=conn)
         set_json_loads(orjson.loads, context=conn)
         await conn.set_autocommit(True)
+        # Times are read as UTC (by the loader of Django's adapters): the session must be in UTC
+        # whatever the server's time zone or PGTZ, as Django sets its own connections.
+        if conn.info.parameter_status("TimeZone") not in ("UTC", "Etc/UTC"):
+            await conn.execute("SET TIME ZONE 'UTC'")
         self._connections.add(conn)
 
     def close_now(self) -> None:
