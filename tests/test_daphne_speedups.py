@@ -115,4 +115,4 @@ def test_autobahn_s_debug_arguments_are_worked_out_only_for_a_line_written():
     for module in (protocol, twisted_websocket):
         method = protocol.WebSocketProtocol.sendData
         assert str(module.hltype(method)) == util.hltype(method)
-        assert "{:>3}".format(module.hlval(7)) == "{:>3}".format(util.hlval(7))
+        assert f"{module.hlval(7):>3}" == f"{util.hlval(7):>3}"
