@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from urllib.parse import parse_qs
 
 from django.conf import settings
@@ -31,6 +32,8 @@ from games import hub, live, runtime, selectors, services
 from games.auth import SESSION_PLAYER_KEY
 from games.kinds import get_rules
 from games.models import Seat
+
+log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 16 * 1024
 
@@ -115,7 +118,15 @@ class GameSocket:
         return self.seat.name if self.seat else None
 
     async def send_json(self, data: dict) -> None:
-        await self._send({"type": "websocket.send", "text": _text(data)})
+        await self.send_text(_text(data))
+
+    async def send_text(self, text: str) -> None:
+        """Send a frame; a socket the client is closing may refuse it (daphne hears of the close
+        only when the connection is gone): that frame is dropped, as the socket will be."""
+        try:
+            await self._send({"type": "websocket.send", "text": text})
+        except Exception as exc:  # autobahn's Disconnected, from a server we do not import
+            log.debug("A frame for a closing socket of game %s was dropped: %r", self.game_id, exc)
 
     async def send_state(self, *, force: bool = True, game=None) -> None:
         """Send this seat's view (of `game`, or of the game read now); sockets that see the
@@ -132,7 +143,7 @@ class GameSocket:
             view = get_rules(game.kind).view(game.state, self.seat_name, services.now_ms())
             text = _text({"type": "state", "version": game.version, "view": view})
             runtime.remember_rendered(key, text)
-        await self._send({"type": "websocket.send", "text": text})
+        await self.send_text(text)
 
     def arm_timer(self, deadline_ms: int | None) -> None:
         """Wake at the game's next deadline so a timeout happens even if nobody sends anything."""

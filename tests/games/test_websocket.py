@@ -116,3 +116,23 @@ async def _foreign_origins_are_refused():
     evil = communicator(f"/ws/games/{game.pk}/", headers=[(b"origin", b"http://evil.example")])
     connected, _ = await evil.connect()
     assert not connected
+
+
+def test_a_push_to_a_socket_the_client_is_closing_is_dropped_quietly(db):
+    """daphne hears of a close only when the connection is gone; until then autobahn refuses
+    frames for a closing socket: the push is dropped, not raised through the hub."""
+    from games.consumers import GameSocket
+
+    async def refusing_send(message):
+        if message["type"] == "websocket.send":
+            raise ConnectionError("Attempt to send on a closed protocol")
+
+    async def run():
+        game, _alice, _bob = await make_table()
+        socket = GameSocket({"url_route": {"kwargs": {"game_id": game.pk}}}, refusing_send)
+        socket.sent_version = game.version - 1
+        await socket.changed({"game": game.pk, "version": game.version, "deadline_ms": None})
+        return socket.sent_version, game.version
+
+    shown, version = async_to_sync(run)()
+    assert shown == version  # it went as far as the send, which refused it
