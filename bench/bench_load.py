@@ -26,16 +26,18 @@ The players: each table is a Set game created with ``POST /api/games/`` (kind ``
 rules, 4 attributes, so a valid claim of three cards scores at once). Each of its 4 players joins
 (``POST /api/games/<id>/join``), opens ``/ws/games/<id>/?token=<seat token>`` (Origin: the
 server's origin) and then, until the run ends: thinks for a random time (uniform in ``--think``,
-default 0-1.2 s), looks for the sets on the newest board it has (pushed by its WebSocket, or
-returned by its own last move) with the project's engine (``cards.engine.fast.all_sets_codes``),
-picks one at random (people looking at one board do not all spot the same set) and claims it:
-``--ws-movers`` players of each table (default 2) send the claim on their WebSocket, as the game
-pages do; the others with ``POST /api/games/<id>/moves`` and ``Authorization: Token <token>``, as
-bots do. Four players racing on
-one board lose races: a claim answered 400 "Those cards were just taken." (or "The game is over.")
-is a lost race, counted apart from errors. When a game ends (81 cards take about 25 sets), the
-first player to notice creates a new game on the same table and the four join it and reconnect,
-so every table keeps playing for the whole run; the games started are reported.
+default 0.4-1.2 s: 500 claims/s offered, the target's load with two thirds to spare;
+``--think 0,1.2`` offers 667 and finds the most the servers take), looks for the sets on the
+newest board it has (pushed by its WebSocket, or returned by its own last move) with the
+project's engine (``cards.engine.fast.all_sets_codes``), picks one at random (people looking at
+one board do not all spot the same set) and claims it: ``--ws-movers`` players of each table
+(default 2) send the claim on their WebSocket, as the game pages do; the others with
+``POST /api/games/<id>/moves`` and ``Authorization: Token <token>``, as bots do. Four players
+racing on one board lose races: a claim answered 400 "Those cards were just taken." (or "The
+game is over.") is a lost race, counted apart from errors. When a game ends (81 cards take
+about 25 sets), the first player to notice creates a new game on the same table and the four
+join it and reconnect, so every table keeps playing for the whole run; the games started are
+reported.
 
 The load generator is this script itself in ``--workers`` processes (default 1; tables are
 split between them, a table's players always in one process), each an asyncio loop with the lean
@@ -962,7 +964,8 @@ def run_scenario(name: str, args, cleanup: list) -> Outcome:
             "REDIS_URL": REDIS_URL,
             "CHANNEL_PREFIX": prefix,
         }
-        servers = [Server(args.app, extra_env=env, migrate=n == 0) for n in range(2)]
+        apps = [args.app, args.compare or args.app]
+        servers = [Server(app, extra_env=env, migrate=n == 0) for n, app in enumerate(apps)]
     else:
         title = "embedded: 1 daphne process, SQLite, in-memory channel layer"
         servers = [Server(args.app)]
@@ -1163,7 +1166,10 @@ def main(argv: list[str]) -> int:
         "it), so that their games do not all end, and their players all join anew, at once",
     )
     parser.add_argument(
-        "--think", default="0,1.2", help="a player's think time, uniform in MIN,MAX seconds"
+        "--think",
+        default="0.4,1.2",
+        help="a player's think time, uniform in MIN,MAX seconds (400 players / 0.8 s mean: 500 "
+        "claims/s offered; 0,1.2 offers 667, past what the servers take here)",
     )
     parser.add_argument("--workers", type=int, default=1, help="load generator processes")
     parser.add_argument(
@@ -1177,6 +1183,13 @@ def main(argv: list[str]) -> int:
         "--app",
         default="config.asgi:application",
         help="the ASGI application daphne serves (to compare a variant of the server)",
+    )
+    parser.add_argument(
+        "--compare",
+        metavar="APP",
+        help="serve this ASGI application on the scaled scenario's second server: the two "
+        "versions side by side under one load (the machine's speed drifts between runs by more "
+        "than many changes are worth, but it drifts for both alike); compare their CPU",
     )
     parser.add_argument("--profile", action="store_true", help="sample the servers with py-spy")
     parser.add_argument(
