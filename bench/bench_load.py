@@ -55,8 +55,9 @@ was sent inside the window:
 - move latency p50/p99: claim sent -> its answer received (every move request), also apart for
   the API's and the WebSocket's;
 - fan-out p50/p99: an accepted move's POST sent -> each *other* player's WebSocket receiving a
-  state of that version or newer (players seated and connected before the POST); also the
-  per-move maximum ("all others updated"); a push not received within 5 s is lost;
+  state of that version or newer (players seated and connected before the POST, and still at
+  the game when its answer came: one who left for the next game closes the old socket); also
+  the per-move maximum ("all others updated"); a push not received within 5 s is lost;
 - errors: any 5xx or unexpected status or reply (and the run's exit status is then 1);
 - CPU over the window, in cores: each server process, the load generator, PostgreSQL (all its
   processes) and Redis, and the rest of the machine.
@@ -211,6 +212,7 @@ class Sock:
         self.waiters: list[tuple[int, Fan]] = []
         self.first = asyncio.get_running_loop().create_future()
         self.closing = False
+        self.retired = False  # its player has left the game (the socket closes once it is idle)
         self.answer: asyncio.Future | None = None  # the reply to a move sent on this socket
 
     async def read(self, stats: Stats) -> None:
@@ -378,6 +380,7 @@ class Player:
         sock, self.sock = self.sock, None
         if sock is None:
             return
+        sock.retired = True
 
         async def close_when_done() -> None:
             give_up = time.perf_counter() + LOST_AFTER_S + 0.5
@@ -431,7 +434,11 @@ class Player:
                 stats.accepted_latency.append(latency)
             fan = Fan(sent, stats)
             for name, sock in self.table.socks.get(game_id, {}).items():
-                if name != self.name and sock.first_at is not None and sock.first_at < sent:
+                # Not a socket its player has left (the game ended while this move was on its
+                # way, and the player went on to the next one): it may close before the push.
+                if name == self.name or sock.retired:
+                    continue
+                if sock.first_at is not None and sock.first_at < sent:
                     sock.expect(version, fan)
             fan.seal()
             if "view" in answer and version > self.view_version:
