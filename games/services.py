@@ -258,6 +258,9 @@ def change_message(head, change: Change, *, origin: str) -> dict:
         "kind": head.kind,
         "status": change.status,
         "is_open": head.is_open,
+        # Whose writes only the services make (a process following the change must know).
+        "is_default": head.is_default,
+        "has_computers": head.has_computers,
         "moves": moves,
         "origin": origin,
     }

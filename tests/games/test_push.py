@@ -104,3 +104,26 @@ def test_socket_messages_are_compact_json_and_keep_any_text_and_number():
     text = consumers._text(data)  # 2**70 is past orjson's integers: json writes it
     assert json.loads(text) == data
     assert consumers._text({"a": [1, "é"]}) == '{"a":[1,"é"]}'
+
+
+def test_a_process_following_a_change_knows_the_game_has_computers_since_it(
+    db, published, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """A process that follows a computer's seating by its moves must know the game has computer
+    seats: its writes then go through the services, which schedule the computers' turns."""
+    from games import hub
+
+    game = services.game_create(kind="set", options={"rules": "classic"})
+    with django_capture_on_commit_callbacks(execute=True):
+        services.protocol_act(game_id=game.pk, name="ann", action={"type": "look"})
+    before = Game.objects.get(pk=game.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.seat_add_computer(game_id=game.pk, speed="slow")
+    runtime.forget_states()
+    runtime.remember_head(selectors.head_of(before))  # another process, before the computer
+    message = {**published[-1], "origin": "another process"}
+    with django_assert_num_queries(0):
+        hub._follow(message)
+    head = selectors.head_from_message(message, services.now_ms())
+    assert head.has_computers and not head.is_default
+    assert head.version == Game.objects.get(pk=game.pk).version
