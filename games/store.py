@@ -43,15 +43,11 @@ from django.db import connections
 
 from games import runtime, selectors
 from games.errors import GameError
+from games.services import Change, Conflict, NotFound, after
 
 log = logging.getLogger(__name__)
 
 MAX_TRIES = 8  # plans of one write on PostgreSQL, each on a newer game than the last
-
-
-class Conflict(GameError):
-    http_status = 409
-
 
 dumps = runtime.json_text
 
@@ -91,7 +87,7 @@ class Written:
 
     head: selectors.TableHead
     after: selectors.TableHead
-    change: object | None
+    change: Change | None
     value: object
     row: GameRow | None = None
     seats: list[tuple] | None = None
@@ -355,8 +351,6 @@ class SqliteStore(Store):
         return value
 
     def _write(self, conn, game_id: int, plan, join: bool) -> Written:
-        from games.services import NotFound, after
-
         head = self._head(conn, game_id)
         if head is None:
             raise NotFound(f"There is no game with id {game_id}.")
@@ -506,8 +500,6 @@ class PostgresStore(Store):
         return row[0], now
 
     async def write(self, game_id: int, plan, *, join: bool = False) -> Written:
-        from games.services import NotFound, after
-
         pool = await self.pool()
         head = runtime.cached_head(game_id)
         for _ in range(MAX_TRIES):
