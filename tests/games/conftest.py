@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from tests.examples import ALL_81, EXAMPLE_BOARD, EXAMPLE_DECK, T  # noqa: F401 (re-exported)
@@ -19,3 +21,22 @@ def example_table(db):
 
 def board_lines(text: str) -> list[str]:
     return text.split("\n")[:-1]
+
+
+class LoopTicks:
+    """Count the running event loop's 10 ms ticks while in use: a loop that stood still (a
+    blocking call on it) counts none meanwhile."""
+
+    count = 0
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(0.01)
+            self.count += 1
+
+    async def __aenter__(self) -> LoopTicks:
+        self.task = asyncio.ensure_future(self._tick())
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        self.task.cancel()

@@ -23,7 +23,7 @@ from games.kinds import get_rules
 from games.models import Game, Move, Player, Seat
 from games.replay import replay
 from tests.conftest import scaled_backend
-from tests.games.conftest import EXAMPLE_DECK, T
+from tests.games.conftest import EXAMPLE_DECK, LoopTicks, T
 
 # The loop's store writes on connections of its own, which cannot see a test's transaction.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -526,21 +526,12 @@ def test_a_move_waits_for_another_thread_s_write_off_the_loop_which_keeps_servin
         writer = threading.Thread(target=another_writer)
         writer.start()
         await asyncio.to_thread(held.wait, 10)
-        ticks = 0
-
-        async def tick():
-            nonlocal ticks
-            while True:
-                await asyncio.sleep(0.01)
-                ticks += 1
-
-        ticker = asyncio.create_task(tick())
-        started = time.monotonic()
-        result = await live.move(game_id=game.pk, seat=seat, action=FIRST_SET, now=T + 20)
-        waited = time.monotonic() - started
-        ticker.cancel()
+        async with LoopTicks() as ticks:
+            started = time.monotonic()
+            result = await live.move(game_id=game.pk, seat=seat, action=FIRST_SET, now=T + 20)
+            waited = time.monotonic() - started
         await asyncio.to_thread(writer.join, 10)
-        return result, waited, ticks
+        return result, waited, ticks.count
 
     result, waited, ticks = on_loop(run)
     assert result.outcome["claim"] == "set"

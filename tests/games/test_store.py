@@ -11,6 +11,7 @@ from django.db import connection
 
 from games import live, services, store
 from games.models import Game, Player
+from tests.games.conftest import LoopTicks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -57,7 +58,6 @@ def test_the_loop_never_waits_for_a_checkpoint_and_a_thread_copies_the_wal_back(
 
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's own lock")
 def test_a_write_that_finds_another_process_writing_waits_on_a_thread_not_on_the_loop():
-    import asyncio
     import threading
 
     from django.conf import settings
@@ -70,18 +70,9 @@ def test_a_write_that_finds_another_process_writing_waits_on_a_thread_not_on_the
 
     async def play():
         found = await live.seat_by_token(seat.token)
-        ticks = 0
-
-        async def tick():
-            nonlocal ticks
-            while True:
-                await asyncio.sleep(0.01)
-                ticks += 1
-
-        ticking = asyncio.ensure_future(tick())
-        result = await live.move(game_id=game.pk, seat=found, action={"type": "hint"})
-        ticking.cancel()
-        return result, ticks
+        async with LoopTicks() as ticks:
+            result = await live.move(game_id=game.pk, seat=found, action={"type": "hint"})
+        return result, ticks.count
 
     result, ticks = async_to_sync(play)()
     assert result.outcome["action"] == "hint"
