@@ -131,10 +131,6 @@ class Hub:
             if not listeners:
                 del self.listeners[game_id]
 
-    def following(self, game_id: int) -> int:
-        """How many listeners here follow the game."""
-        return len(self.listeners.get(game_id, ()))
-
     # -- changes --------------------------------------------------------------------------------
 
     def local(self, message: dict) -> None:

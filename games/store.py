@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 
 MAX_TRIES = 8  # plans of one write on PostgreSQL, each on a newer game than the last
 
-dumps = runtime.json_text
+dumps = runtime.json_text  # as Django's JSONField stores it on SQLite, compact
 
 
 def utc_now() -> datetime.datetime:
