@@ -84,7 +84,10 @@ def deliver_soon(message: dict) -> bool:
         if loop is running:
             hub.local(message)
         elif loop.is_running():
-            loop.call_soon_threadsafe(hub.local, message)
+            try:
+                loop.call_soon_threadsafe(hub.local, message)
+            except RuntimeError:  # the loop closed since: nobody listens there any more
+                continue
         else:
             continue
         delivered = True
