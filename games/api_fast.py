@@ -25,6 +25,8 @@ import re
 
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.http import HttpResponse
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.security import SecurityMiddleware
@@ -110,18 +112,25 @@ _DRESSING_SETTINGS = (
     "SECURE_CROSS_ORIGIN_OPENER_POLICY",
     "X_FRAME_OPTIONS",
 )
-_dressings: dict[str, list] = {}
+_made: list | None = None  # the headers, when they depend on no request
+
+
+@receiver(setting_changed)
+def _forget_dressing(*, setting, **kwargs) -> None:
+    global _made
+    if setting in _DRESSING_SETTINGS:
+        _made = None
 
 
 def _dressing(scope) -> list[tuple[bytes, bytes]] | None:
     """The headers Django's security and clickjacking middleware add to an answer, by those
     middleware themselves; None when they would redirect the request to HTTPS instead. They
-    depend on the request only for HTTPS (a redirect, HSTS); otherwise they are made once per
-    setting of theirs."""
-    key = repr([getattr(settings, name) for name in _DRESSING_SETTINGS])
+    depend on the request only for HTTPS (a redirect, HSTS); otherwise they are made once (and
+    again when a test changes a setting of theirs)."""
+    global _made
     per_request = settings.SECURE_SSL_REDIRECT or settings.SECURE_HSTS_SECONDS
-    if not per_request and key in _dressings:
-        return _dressings[key]
+    if not per_request and _made is not None:
+        return _made
     request = ASGIRequest(scope, io.BytesIO(b""))
     security = SecurityMiddleware(_no_view)
     if security.process_request(request) is not None:
@@ -135,7 +144,7 @@ def _dressing(scope) -> list[tuple[bytes, bytes]] | None:
         if name.lower() != "content-type"
     ]
     if not per_request:
-        _dressings[key] = dressing
+        _made = dressing
     return dressing
 
 

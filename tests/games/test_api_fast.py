@@ -199,6 +199,19 @@ def test_https_redirects_and_security_headers_are_djangos_on_the_fast_way(settin
     assert headers[b"referrer-policy"] == b"same-origin"
 
 
+def test_the_fast_way_s_headers_follow_django_s_settings_when_they_change(settings):
+    game, seats = classic_game()
+    path, body = f"/api/games/{game.pk}/moves", json.dumps({"type": "hint"}).encode()
+    assert through_asgi(path, body, HOST + token(seats[0]) + JSON)[2][b"x-frame-options"] == (
+        b"DENY"
+    )
+    settings.X_FRAME_OPTIONS = "SAMEORIGIN"
+    settings.SECURE_REFERRER_POLICY = "no-referrer"
+    _status, _data, headers = through_asgi(path, body, HOST + token(seats[1]) + JSON)
+    assert headers[b"x-frame-options"] == b"SAMEORIGIN"
+    assert headers[b"referrer-policy"] == b"no-referrer"
+
+
 def test_other_charsets_and_repeated_headers_are_left_to_django(monkeypatch):
     answered = spy_on_fast_answers(monkeypatch)
     game, seats = classic_game()
