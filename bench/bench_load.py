@@ -26,7 +26,7 @@ The players: each table is a Set game created with ``POST /api/games/`` (kind ``
 rules, 4 attributes, so a valid claim of three cards scores at once). Each of its 4 players joins
 (``POST /api/games/<id>/join``), opens ``/ws/games/<id>/?token=<seat token>`` (Origin: the
 server's origin) and then, until the run ends: thinks for a random time (uniform in ``--think``,
-default 0.4-1.2 s: 500 claims/s offered, the target's load with two thirds to spare;
+default 0.5-1.5 s: 400 claims/s offered, the target's load with a third to spare;
 ``--think 0,1.2`` offers 667 and finds the most the servers take), looks for the sets on the
 newest board it has (pushed by its WebSocket, or returned by its own last move) with the
 project's engine (``cards.engine.fast.all_sets_codes``), picks one at random (people looking at
@@ -1174,8 +1174,8 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument(
         "--think",
-        default="0.4,1.2",
-        help="a player's think time, uniform in MIN,MAX seconds (400 players / 0.8 s mean: 500 "
+        default="0.5,1.5",
+        help="a player's think time, uniform in MIN,MAX seconds (400 players / 1 s mean: 400 "
         "claims/s offered; 0,1.2 offers 667, past what the servers take here)",
     )
     parser.add_argument("--workers", type=int, default=1, help="load generator processes")
