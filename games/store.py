@@ -152,6 +152,11 @@ def _head_from(row, cached, load) -> selectors.TableHead:
     return head
 
 
+def _row_id(game_id) -> bool:
+    """Whether a number can be a row's id (a 64-bit integer, as both databases keep them)."""
+    return isinstance(game_id, int) and 0 < game_id < 2**63
+
+
 class Store:
     """The loop's database, as the hot paths need it (one per event loop: `store()`)."""
 
@@ -174,7 +179,11 @@ class Store:
         return seat
 
     async def head(self, game_id: int) -> selectors.TableHead | None:
-        """The game's head as it is now (its state from the cache when current)."""
+        """The game's head as it is now (its state from the cache when current); None for no
+        such game (an id past a row id's 64 bits included: SQLite cannot even bind one)."""
+        return await self._head_now(game_id) if _row_id(game_id) else None
+
+    async def _head_now(self, game_id: int) -> selectors.TableHead | None:
         raise NotImplementedError
 
     async def create(self, *, kind, options, seed, state, status, deadline_ms, is_open, now_ms):
@@ -189,6 +198,11 @@ class Store:
         (nothing written). A join's new seat (change.new_seat) is inserted with a new player
         named as the seat, and its id set.
         """
+        if not _row_id(game_id):
+            raise NotFound(f"There is no game with id {game_id}.")
+        return await self._write_now(game_id, plan, join)
+
+    async def _write_now(self, game_id: int, plan, join: bool) -> Written:
         raise NotImplementedError
 
     def close_now(self) -> None:
@@ -288,7 +302,7 @@ class SqliteStore(Store):
         row = conn.execute(_q(_HEAD), (cached.version if cached else -1, game_id)).fetchone()
         return None if row is None else _head_from(row, cached, orjson.loads)
 
-    async def head(self, game_id: int) -> selectors.TableHead | None:
+    async def _head_now(self, game_id: int) -> selectors.TableHead | None:
         return self._head(self._connection(), game_id)
 
     async def create(self, *, kind, options, seed, state, status, deadline_ms, is_open, now_ms):
@@ -314,7 +328,7 @@ class SqliteStore(Store):
 
         return await self._locked(insert), now
 
-    async def write(self, game_id: int, plan, *, join: bool = False) -> Written:
+    async def _write_now(self, game_id: int, plan, join: bool) -> Written:
         return await self._locked(lambda conn: self._write(conn, game_id, plan, join))
 
     async def _locked(self, work):
@@ -469,14 +483,10 @@ class PostgresStore(Store):
         row = await self._fetchone(_SEAT_BY_TOKEN, (token,))
         return None if row is None else SeatRef(*row)
 
-    async def head(self, game_id: int) -> selectors.TableHead | None:
+    async def _head_now(self, game_id: int) -> selectors.TableHead | None:
         cached = runtime.cached_head(game_id)
         row = await self._fetchone(_HEAD, (cached.version if cached else -1, game_id))
         return None if row is None else _head_from(row, cached, _no_load)
-
-    async def version(self, game_id: int) -> int | None:
-        row = await self._fetchone("SELECT version FROM games_game WHERE id = %s", (game_id,))
-        return None if row is None else row[0]
 
     async def create(self, *, kind, options, seed, state, status, deadline_ms, is_open, now_ms):
         from psycopg.types.json import Jsonb
@@ -499,7 +509,7 @@ class PostgresStore(Store):
         row = await self._fetchone(_INSERT_GAME + " RETURNING id", params)
         return row[0], now
 
-    async def write(self, game_id: int, plan, *, join: bool = False) -> Written:
+    async def _write_now(self, game_id: int, plan, join: bool) -> Written:
         pool = await self.pool()
         head = runtime.cached_head(game_id)
         for _ in range(MAX_TRIES):

@@ -136,3 +136,12 @@ def test_a_push_to_a_socket_the_client_is_closing_is_dropped_quietly(db):
 
     shown, version = async_to_sync(run)()
     assert shown == version  # it went as far as the send, which refused it
+
+
+def test_a_socket_to_a_game_id_past_64_bits_is_told_there_is_no_such_game(db):
+    # SQLite cannot bind such a number at all: it must not reach the database.
+    async def run():
+        socket = communicator("/ws/games/99999999999999999999999/")
+        return await socket.connect()
+
+    assert async_to_sync(run)() == (False, 4404)
