@@ -12,8 +12,9 @@ game-database thread (`_Elsewhere`).
 from __future__ import annotations
 
 from games import limits, runtime, selectors, services
+from games.api import join_answer
 from games.kinds import get_rules
-from games.models import Game
+from games.models import Game, Player
 from games.store import SeatRef, Written, store
 
 
@@ -48,13 +49,8 @@ async def fresh(game_id: int) -> selectors.TableHead:
 
 
 def _committed(written: Written) -> None:
-    """Keep the new head and tell the game's listeners (as services._after_commit)."""
-    change = written.change
-    if change is None:
-        return
-    runtime.remember_head(written.after)
-    if any(step.published for step in change.steps):
-        runtime.publish(services.change_message(written.after, change, origin=runtime.ORIGIN))
+    if written.change is not None:
+        services.announce(written.after, written.change)
 
 
 async def move(*, game_id: int, seat: SeatRef, action: dict, now: int | None = None):
@@ -134,9 +130,6 @@ async def join(*, game_id: int, name: str, client: str, now: int | None = None) 
 
 
 def _join_elsewhere(game_id: int, name: str) -> dict:
-    from games.api import join_answer
-    from games.models import Player
-
     return join_answer(game_id, Player.objects.create(name=name), name)
 
 

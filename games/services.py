@@ -437,9 +437,15 @@ def _after_commit(game: Game) -> None:
     change = Change(
         game.pk, from_version, steps, game.state, game.status, game.deadline_ms, False, {}
     )
-    runtime.remember_head(selectors.head_of(game))
-    if any(step.published for step in steps):
-        runtime.publish(change_message(game, change, origin=runtime.ORIGIN))
+    announce(selectors.head_of(game), change)
+
+
+def announce(head, change: Change) -> None:
+    """After a change's commit (here and in games.live): keep the game's new head, and tell
+    its listeners unless the change was only presence marks."""
+    runtime.remember_head(head)
+    if any(step.published for step in change.steps):
+        runtime.publish(change_message(head, change, origin=runtime.ORIGIN))
 
 
 def _commit(game: Game, *, seat, actor: str, action: dict, result: Result, now: int) -> None:
