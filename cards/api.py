@@ -9,8 +9,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cards import serializers as s
-from cards.engine import all_sets, attribute_report, count_sets, find_set, is_set
+from cards.engine import SetError, all_sets, attribute_report, count_sets, find_set, is_set
 from cards.solitaire import SetGame
+from games.errors import RuleError
 from games.schema import JSON_BODY, JSON_BODY_RESPONSES
 
 EXAMPLE_SET = ["ONE/GREEN/OPEN/DIAMOND", "TWO/RED/OPEN/DIAMOND", "THREE/PURPLE/OPEN/DIAMOND"]
@@ -20,7 +21,16 @@ def cards_json(cards) -> list[dict]:
     return [s.card_json(card) for card in cards]
 
 
-class CheckView(APIView):
+class SetView(APIView):
+    """A view of the Set games: the engine's refusals are the platform's rule errors (400)."""
+
+    def handle_exception(self, exc):
+        if isinstance(exc, SetError):
+            exc = RuleError(str(exc))
+        return super().handle_exception(exc)
+
+
+class CheckView(SetView):
     parser_classes = JSON_BODY
 
     @extend_schema(
@@ -46,7 +56,7 @@ class CheckView(APIView):
         )
 
 
-class FindView(APIView):
+class FindView(SetView):
     parser_classes = JSON_BODY
 
     @extend_schema(
@@ -70,7 +80,7 @@ class FindView(APIView):
         return Response(body)
 
 
-class SolitaireView(APIView):
+class SolitaireView(SetView):
     parser_classes = JSON_BODY
 
     @extend_schema(

@@ -2,7 +2,14 @@ from django.apps import AppConfig
 
 
 class CardsConfig(AppConfig):
-    """The Set card games: the engine (cards.engine, pure Python) and its Django commands."""
+    """Set and Set War: their engines (cards.engine, pure Python), their rules on the platform,
+    the Set toolkit API, Set War's API and pages, and the Set server's text protocol."""
 
     name = "cards"
     verbose_name = "Set cards"
+
+    def ready(self) -> None:
+        # Each kind registers itself with the platform's rules registry, and the documented
+        # body of its create request with the games API.
+        from cards import rules, serializers  # noqa: F401
+        from cards.setwar import rules as setwar_rules  # noqa: F401

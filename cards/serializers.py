@@ -6,7 +6,14 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from cards.engine import Card, SetError, parse_card, parse_cards
-from games.serializers import StrictBooleanField, StrictChoiceField, StrictIntegerField
+from games.serializers import (
+    ACTIONS,
+    CREATE_REQUESTS,
+    GameCreateCommon,
+    StrictBooleanField,
+    StrictChoiceField,
+    StrictIntegerField,
+)
 
 ATTRIBUTE_CHOICES = [3, 4, 5]
 
@@ -152,3 +159,84 @@ class SolitaireResponse(serializers.Serializer):
     found = serializers.IntegerField()
     cards_left = serializers.IntegerField()
     sets = serializers.ListField(child=CardOut(many=True))
+
+
+# --- creating a Set table through POST /api/games/ ---------------------------------------------
+
+CARD_TEXT = {
+    "type": "string",
+    "minLength": 1,
+    "description": "A card: protocol text (TWO/PURPLE/STRIPED/OVAL), digits (1201) or a phrase.",
+}
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "rules": {"type": "string", "enum": ["declare", "classic"], "default": "declare"},
+            "attributes": {
+                "type": "integer",
+                "enum": [3, 4, 5],
+                "default": 4,
+                "description": "3 or 4 on a declare table; 3, 4 or 5 on a classic one.",
+            },
+            "deck": {
+                "type": "array",
+                "items": CARD_TEXT,
+                "uniqueItems": True,
+                "description": "The cards in deal order (distinct, of the table's size, a "
+                "multiple of 3, at least a board); shuffled by the seed when omitted.",
+            },
+            "board_size": {
+                "type": "integer",
+                "minimum": 3,
+                "multipleOf": 3,
+                "description": "Classic tables: cards on the board (default 3 × attributes).",
+            },
+            "away_ms": {"type": "integer", "minimum": 1},
+            "declare_ms": {"type": "integer", "minimum": 1, "description": "Declare tables."},
+        },
+    }
+)
+class SetOptionsField(serializers.DictField):
+    """The options of a Set table (checked by its rules)."""
+
+
+class SetGameCreateRequest(GameCreateCommon):
+    kind = serializers.ChoiceField(choices=["set"])
+    options = SetOptionsField(required=False, help_text="The table's rules (all optional).")
+
+
+# --- a Set table's actions (POST /api/games/<id>/moves) -----------------------------------------
+
+
+@extend_schema_field(
+    {"type": "array", "items": CARD_TEXT, "minItems": 3, "maxItems": 3, "uniqueItems": True}
+)
+class ClaimCardsField(serializers.ListField):
+    """Three different cards."""
+
+
+class SetSimpleAction(serializers.Serializer):
+    type = serializers.ChoiceField(
+        choices=["declare", "add", "hint", "count", "look", "watch"],
+        help_text="Declare tables: declare, add, hint, count, look, watch. Classic tables: hint, "
+        "count, look.",
+    )
+
+
+class PickAction(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["pick"])
+    row = serializers.IntegerField(min_value=0, help_text="Set declare tables: the card's row.")
+    col = serializers.IntegerField(min_value=0, help_text="And its column.")
+
+
+class ClaimAction(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["claim"])
+    cards = ClaimCardsField(help_text="Set classic tables: three different cards on the board.")
+
+
+CREATE_REQUESTS["set"] = SetGameCreateRequest
+ACTIONS.extend([SetSimpleAction, PickAction, ClaimAction])

@@ -1,7 +1,7 @@
 """ASGI entry point.
 
 - The Set server's plain-text protocol (/look/P, /watch/P, ...) is answered by a lean handler
-  in front of Django (games.protocol.ProtocolApp): no sessions, CSRF or templates to run.
+  in front of Django (cards.protocol.ProtocolApp): no sessions, CSRF or templates to run.
 - The API's busiest requests (a token move, a bot's create and join) are answered in front of
   Django too (games.api_fast.FastApiApp); every other case goes on.
 - Work of Twisted and autobahn that daphne never uses is skipped (config.daphne_speedups).
@@ -51,8 +51,8 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from cards.protocol import ProtocolApp  # noqa: E402
 from games.api_fast import FastApiApp  # noqa: E402
-from games.protocol import ProtocolApp  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 

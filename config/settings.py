@@ -55,9 +55,9 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "games",
     "cards",
     "squaregame",
-    "games",
 ]
 
 MIDDLEWARE = [

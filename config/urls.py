@@ -2,16 +2,21 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from games import protocol, views
+from cards import protocol
+from games import views
 
 urlpatterns = [
     # The pages a person uses: the lobby ("home"), tables, solitaire, replays.
     path("", include("games.page_urls")),
+    path("", include("cards.page_urls")),
+    path("", include("squaregame.page_urls")),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/", include("cards.urls")),
+    path("api/", include("squaregame.urls")),
+    # Last under /api/: its catch-all answers any other address with a JSON 404.
     path("api/", include("games.urls")),
     # The original Set server's plain-text protocol, bare and per table (/tables/<id>/...).
     # [\s\S], not ".": a decoded path may hold a newline (%0A), which "." does not match.

@@ -12,7 +12,6 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from games import selectors
-from games.admin_square import SquareGameAdminMixin
 from games.models import Game, Move, Player, Seat
 
 
@@ -72,7 +71,7 @@ class MoveInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(SquareGameAdminMixin, admin.ModelAdmin):
+class GameAdmin(admin.ModelAdmin):
     list_display = (
         "id",
         "kind",

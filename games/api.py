@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 from games import limits, runtime, selectors, services
 from games import serializers as s
 from games.auth import SeatTokenAuthentication, acting_seat, session_player_for_write
+from games.errors import Forbidden
 from games.models import Game, Player
 from games.schema import (
     ERROR_RESPONSES,
@@ -75,7 +76,7 @@ def join_answer(game_id: int, player: Player, name: str) -> dict:
 def _optional_seat(request, game: Game):
     try:
         return acting_seat(request, game.pk)
-    except services.Forbidden:
+    except Forbidden:
         return None
 
 

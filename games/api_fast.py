@@ -31,11 +31,10 @@ from django.http import HttpResponse
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.security import SecurityMiddleware
 
-from cards.engine.errors import SetError
 from games import limits, live, runtime, selectors, services
 from games import serializers as s
 from games.errors import GameError, game_error_answer
-from games.protocol import allowed_host
+from games.middleware import allowed_host
 
 MOVES_PATH = re.compile(r"^/api/games/([0-9]{1,18})/moves$")
 JOIN_PATH = re.compile(r"^/api/games/([0-9]{1,18})/join$")
@@ -239,8 +238,6 @@ async def _answer(status: int, work) -> tuple[int, dict, dict]:
         return status, await work, {}
     except GameError as exc:
         return game_error_answer(exc)
-    except SetError as exc:  # as the view's exception handler answers it
-        return 400, {"detail": str(exc)}, {}
 
 
 def _headers(scope) -> tuple[bytes | None, bytes | None, bool]:

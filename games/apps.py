@@ -11,7 +11,5 @@ class GamesConfig(AppConfig):
         from django.core import checks
 
         from games import limits
-        from games.kinds import load_kinds
 
-        load_kinds()
         checks.register(limits.check_settings, checks.Tags.compatibility)

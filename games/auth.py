@@ -5,6 +5,7 @@ from __future__ import annotations
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
+from games.errors import Forbidden
 from games.models import Player, Seat
 from games.selectors import game_get, seat_by_token
 
@@ -79,8 +80,6 @@ def session_player_save(request, name: str) -> Player:
 def acting_seat(request, game_id: int) -> Seat:
     """The seat this request acts for at this game, or a 404 for a game that does not exist, or
     a 403 naming what is missing. A seat token of this game needs no other query."""
-    from games.services import Forbidden
-
     seat = request.auth if isinstance(request.auth, Seat) else None
     if seat is not None:
         if seat.game_id == game_id:

@@ -27,11 +27,11 @@ from urllib.parse import parse_qs
 
 from django.conf import settings
 
-from cards.engine.errors import SetError
 from games import hub, live, runtime, selectors, services
 from games.auth import SESSION_PLAYER_KEY
-from games.kinds import get_rules
+from games.errors import GameError
 from games.models import Seat
+from games.rules import get_rules
 
 log = logging.getLogger(__name__)
 
@@ -194,7 +194,7 @@ class GameSocket:
             return
         try:
             result = await live.move(game_id=self.game_id, seat=self.seat, action=action)
-        except (services.GameError, SetError) as exc:
+        except GameError as exc:
             await self.send_error(str(exc), getattr(exc, "code", "invalid"))
             return
         await self.send_json(

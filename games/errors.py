@@ -1,8 +1,9 @@
 """One place that turns errors into responses.
 
-Engines raise their own exception family (cards.engine.SetError, ...). Every exception whose
-class has `http_status` set, and every DRF exception, becomes a JSON body ``{"detail": message}``
-with a 4xx status, so API clients always get a message that names what was wrong.
+Engines raise their own exception family; each game's rules adapter turns it into the platform's
+one `RuleError`, so the platform never knows a game's exceptions. Every `GameError` and every
+DRF exception becomes a JSON body ``{"detail": message}`` with a 4xx status, so API clients
+always get a message that names what was wrong.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
-
-from cards.engine.errors import SetError
 
 
 class GameError(Exception):
@@ -29,6 +28,27 @@ class GameError(Exception):
     @property
     def message(self) -> str:
         return str(self.args[0]) if self.args else self.__class__.__name__
+
+
+class NotFound(GameError):
+    http_status = status.HTTP_404_NOT_FOUND
+
+
+class Forbidden(GameError):
+    http_status = status.HTTP_403_FORBIDDEN
+
+
+class Conflict(GameError):
+    http_status = status.HTTP_409_CONFLICT
+
+
+class RuleError(GameError, ValueError):
+    """An action or option the rules refuse (400); `code` is a short machine-readable reason.
+    Rules adapters raise it, and turn their engine's own errors into it."""
+
+    def __init__(self, message: str, code: str = "invalid"):
+        super().__init__(message)
+        self.code = code
 
 
 def flatten_detail(detail) -> str:
@@ -55,8 +75,6 @@ def api_exception_handler(exc, context):
     if isinstance(exc, GameError):
         status_code, body, headers = game_error_answer(exc)
         return Response(body, status=status_code, headers=headers)
-    if isinstance(exc, SetError):
-        return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, ObjectDoesNotExist | Http404):
         exc = exceptions.NotFound(str(exc) or "Not found.")
     if isinstance(exc, exceptions.UnsupportedMediaType):

@@ -27,8 +27,9 @@ from typing import Protocol
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games import runtime, selectors
-from games.kinds import RuleError, get_rules
+from games.errors import RuleError
 from games.replay import next_state
+from games.rules import get_rules
 
 log = logging.getLogger(__name__)
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from games import limits, runtime, selectors, services
 from games.api import join_answer
-from games.kinds import get_rules
+from games.errors import Forbidden, NotFound
 from games.models import Game, Player
+from games.rules import get_rules
 from games.store import SeatRef, Written, store
 
 
@@ -40,7 +41,7 @@ async def fresh(game_id: int) -> selectors.TableHead:
     """The game as it is now, with any due deadline applied first (as selectors.game_fresh)."""
     head = await current(game_id)
     if head is None:
-        raise services.NotFound(f"There is no game with id {game_id}.")
+        raise NotFound(f"There is no game with id {game_id}.")
     due = head.deadline_ms is not None and services.now_ms() >= head.deadline_ms
     if due and head.status != Game.Status.OVER:
         result = await runtime.run_db(services.game_tick, game_id=game_id)
@@ -58,7 +59,7 @@ async def move(*, game_id: int, seat: SeatRef, action: dict, now: int | None = N
     now = services.now_ms() if now is None else now
     services.check_action(action)
     if seat.game_id != game_id:
-        raise services.Forbidden("That seat does not belong to this game.")
+        raise Forbidden("That seat does not belong to this game.")
     await limits.acheck("moves", f"seat:{seat.pk}")
 
     def plan(head, _seats):
@@ -81,7 +82,7 @@ async def join(*, game_id: int, name: str, client: str, now: int | None = None) 
     client's join is counted, then a new player takes a seat; the API's answer."""
     # Games are never deleted: one this process knows of exists.
     if runtime.cached_head(game_id) is None and await store().head(game_id) is None:
-        raise services.NotFound(f"There is no game with id {game_id}.")
+        raise NotFound(f"There is no game with id {game_id}.")
     await limits.acheck("joins", client)
     now = services.now_ms() if now is None else now
 

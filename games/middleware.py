@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.http.request import split_domain_port, validate_host
+
 
 class RunMiddlewareInOneThread:
     """Make Django run the whole middleware chain of a request in one thread.
@@ -11,7 +14,7 @@ class RunMiddlewareInOneThread:
     which cost more than the views themselves (bench/bench_server.py). A sync-only middleware
     at the inside of the chain makes Django adapt the chain once instead: the request crosses
     into a thread at the outside and runs every hook there. Async views are unaffected: the
-    protocol and /watch are served in front of Django (games.protocol.ProtocolApp).
+    protocol and /watch are served in front of Django (cards.protocol.ProtocolApp).
     """
 
     sync_capable = True
@@ -22,3 +25,12 @@ class RunMiddlewareInOneThread:
 
     def __call__(self, request):
         return self.get_response(request)
+
+
+def allowed_host(scope) -> bool:
+    """Whether an ASGI request's Host is one of ALLOWED_HOSTS (as Django checks it)."""
+    for key, value in scope.get("headers", ()):
+        if key == b"host":
+            domain, _port = split_domain_port(value.decode("latin-1"))
+            return bool(domain) and validate_host(domain, settings.ALLOWED_HOSTS)
+    return False

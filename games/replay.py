@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from games.kinds import Rules, get_rules
 from games.models import Game, Move
+from games.rules import Rules, get_rules
 
 
 def replay_states(

@@ -9,8 +9,9 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from games import runtime
-from games.kinds import get_rules
+from games.errors import NotFound
 from games.models import Game, Move, Seat
+from games.rules import get_rules
 
 
 def game_list(*, kind: str | None = None, status: str | None = None, is_open=None) -> QuerySet:
@@ -133,8 +134,6 @@ def head_from_message(message: dict, now: int) -> TableHead | None:
 
 def existing_game_id(game_id) -> int:
     """The id of an existing game, checked with one small query, or the not-found error."""
-    from games.services import NotFound
-
     try:
         number = int(game_id)
         with connection.cursor() as cursor:
@@ -148,8 +147,6 @@ def existing_game_id(game_id) -> int:
 
 def game_row(game_id) -> Game:
     """The game's row without its state (what a summary shows), or the not-found error."""
-    from games.services import NotFound
-
     try:
         return Game.objects.defer("state").get(pk=int(game_id))
     except (Game.DoesNotExist, ValueError, TypeError, OverflowError):

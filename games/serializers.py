@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.fields import empty
 from rest_framework.settings import api_settings
 
-from games.kinds import kinds
-from games.kinds.square import MAX_SAVE_ENTRIES
 from games.models import Game
+from games.rules import kinds
 from games.schema import OneOf
 
 NAME_HELP = "1 to 40 letters, digits or underscores (the Set protocol's player name)."
@@ -139,134 +137,12 @@ class GameCreateRequest(GameCreateCommon):
         self.fields["kind"].choices = kinds()
 
 
-CARD_TEXT = {
-    "type": "string",
-    "minLength": 1,
-    "description": "A card: protocol text (TWO/PURPLE/STRIPED/OVAL), digits (1201) or a phrase.",
-}
-SAVE_BOARD_ENTRY = {
-    "type": "object",
-    "required": ["player_num", "piece_num", "permutation", "x", "y"],
-    "properties": {
-        "player_num": {"type": "integer"},
-        "piece_num": {"type": "integer"},
-        "permutation": {"type": "integer"},
-        "x": {"type": "integer"},
-        "y": {"type": "integer"},
-    },
-}
-SAVE_MOVE_ENTRY = {
-    "anyOf": [
-        {
-            "title": "The opening (move 0 of a save without a board)",
-            "type": "object",
-            "required": ["piece_num", "permutation"],
-            "properties": {"piece_num": {"type": "integer"}, "permutation": {"type": "integer"}},
-        },
-        {
-            "title": "A pass",
-            "type": "object",
-            "required": ["type", "player_num"],
-            "properties": {
-                "type": {"type": "integer", "enum": [0]},
-                "player_num": {"type": "integer"},
-            },
-        },
-        {
-            "title": "A placement",
-            "type": "object",
-            "required": ["type", "player_num", "piece_num", "permutation", "x", "y"],
-            "properties": {
-                "type": {"type": "integer", "enum": [1]},
-                "player_num": {"type": "integer"},
-                "piece_num": {"type": "integer"},
-                "permutation": {"type": "integer"},
-                "x": {"type": "integer"},
-                "y": {"type": "integer"},
-            },
-        },
-    ]
-}
-SQUARE_SAVE = {
-    "type": "object",
-    "required": ["board", "moves"],
-    "properties": {
-        "board": {"type": "array", "items": SAVE_BOARD_ENTRY, "maxItems": MAX_SAVE_ENTRIES},
-        "moves": {"type": "array", "items": SAVE_MOVE_ENTRY, "maxItems": MAX_SAVE_ENTRIES},
-    },
-    "description": "A save of the original simulator; the rules replay it and name any entry "
-    "they refuse.",
-}
-
-
-@extend_schema_field(
-    {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {
-            "rules": {"type": "string", "enum": ["declare", "classic"], "default": "declare"},
-            "attributes": {
-                "type": "integer",
-                "enum": [3, 4, 5],
-                "default": 4,
-                "description": "3 or 4 on a declare table; 3, 4 or 5 on a classic one.",
-            },
-            "deck": {
-                "type": "array",
-                "items": CARD_TEXT,
-                "uniqueItems": True,
-                "description": "The cards in deal order (distinct, of the table's size, a "
-                "multiple of 3, at least a board); shuffled by the seed when omitted.",
-            },
-            "board_size": {
-                "type": "integer",
-                "minimum": 3,
-                "multipleOf": 3,
-                "description": "Classic tables: cards on the board (default 3 × attributes).",
-            },
-            "away_ms": {"type": "integer", "minimum": 1},
-            "declare_ms": {"type": "integer", "minimum": 1, "description": "Declare tables."},
-        },
-    }
-)
-class SetOptionsField(serializers.DictField):
-    """The options of a Set table (checked by its rules)."""
-
-
-@extend_schema_field(
-    {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {
-            "players": {
-                "type": "integer",
-                "minimum": 2,
-                "maximum": 4,
-                "default": 2,
-                "nullable": True,
-                "description": "2 to 4 (omitted or null: 2).",
-            },
-            "save": {**SQUARE_SAVE, "nullable": True},
-        },
-    }
-)
-class SquareOptionsField(serializers.DictField):
-    """The options of a Square Game (checked by its rules)."""
-
-
-class SetGameCreateRequest(GameCreateCommon):
-    kind = serializers.ChoiceField(choices=["set"])
-    options = SetOptionsField(required=False, help_text="The table's rules (all optional).")
-
-
-class SquareGameCreateRequest(GameCreateCommon):
-    kind = serializers.ChoiceField(choices=["square"])
-    options = SquareOptionsField(required=False, help_text="Players, and a save to continue.")
-
+# Each game app adds the documented body of its kind here when it is ready (cards, squaregame).
+CREATE_REQUESTS: dict[str, type[serializers.Serializer]] = {}
 
 GAME_CREATE_REQUEST = OneOf(
     component_name="GameCreateRequest",
-    serializers={"set": SetGameCreateRequest, "square": SquareGameCreateRequest},
+    serializers=CREATE_REQUESTS,
     resource_type_field_name="kind",
     required_fields=["kind"],
 )
@@ -345,47 +221,12 @@ class ActionRequest(serializers.Serializer):
         return dict(data)
 
 
-@extend_schema_field(
-    {"type": "array", "items": CARD_TEXT, "minItems": 3, "maxItems": 3, "uniqueItems": True}
-)
-class ClaimCardsField(serializers.ListField):
-    """Three different cards."""
-
-
-class SimpleAction(serializers.Serializer):
-    type = serializers.ChoiceField(
-        choices=["declare", "add", "hint", "count", "look", "watch", "pass"],
-        help_text="Set declare tables: declare, add, hint, count, look, watch. Set classic "
-        "tables: hint, count, look. Square Game: pass.",
-    )
-
-
-class PickAction(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["pick"])
-    row = serializers.IntegerField(min_value=0, help_text="Set declare tables: the card's row.")
-    col = serializers.IntegerField(min_value=0, help_text="And its column.")
-
-
-class ClaimAction(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["claim"])
-    cards = ClaimCardsField(help_text="Set classic tables: three different cards on the board.")
-
-
-class PlaceAction(serializers.Serializer):
-    type = serializers.ChoiceField(
-        choices=["place", "opening"],
-        help_text="Square Game: place a piece; the opening is the last seat's first placement, "
-        "at (15, 15), so x and y may be left out.",
-    )
-    piece = serializers.IntegerField(min_value=1, max_value=16)
-    permutation = serializers.IntegerField(min_value=1, max_value=8)
-    x = serializers.IntegerField(required=False, allow_null=True)
-    y = serializers.IntegerField(required=False, allow_null=True)
-
+# Each game app adds the documented shapes of its actions here when it is ready.
+ACTIONS: list[type[serializers.Serializer]] = []
 
 ACTION_REQUEST = OneOf(
     component_name="Action",
-    serializers=[SimpleAction, PickAction, ClaimAction, PlaceAction],
+    serializers=ACTIONS,
     resource_type_field_name=None,
     required_fields=["type"],
 )

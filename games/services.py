@@ -29,9 +29,9 @@ from django.utils import timezone
 from rest_framework import status
 
 from games import limits, runtime, selectors
-from games.errors import GameError
-from games.kinds import Result, RuleError, get_rules
+from games.errors import Conflict, Forbidden, GameError, NotFound, RuleError
 from games.models import Game, Move, Player, Seat, new_token
+from games.rules import Result, get_rules
 
 # Sending a presence mark costs a write; one a second per player keeps "away" exact to a second.
 TOUCH_INTERVAL_MS = 1000
@@ -57,18 +57,6 @@ class MoveResult:
     outcome: dict
     event: bool
     seat: Seat | None = None
-
-
-class NotFound(GameError):
-    http_status = status.HTTP_404_NOT_FOUND
-
-
-class Forbidden(GameError):
-    http_status = status.HTTP_403_FORBIDDEN
-
-
-class Conflict(GameError):
-    http_status = status.HTTP_409_CONFLICT
 
 
 # -- planning: what a write does (the rules only; no database) ----------------------------------

@@ -42,8 +42,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import connections
 
 from games import runtime, selectors
-from games.errors import GameError
-from games.services import Change, Conflict, NotFound, after
+from games.errors import Conflict, GameError, NotFound
+from games.services import Change, after
 
 log = logging.getLogger(__name__)
 

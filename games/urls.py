@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from games import api, setwar_api, square_api
+from games import api
 
 urlpatterns = [
     path("games/", api.GameListView.as_view(), name="game-list"),
@@ -10,15 +10,6 @@ urlpatterns = [
     path("games/<int:game_id>/computers", api.ComputerView.as_view(), name="game-computers"),
     path("games/<int:game_id>/export", api.ExportView.as_view(), name="game-export"),
     path("games/<int:game_id>/replay", api.ReplayView.as_view(), name="game-replay"),
-    path("games/<int:game_id>/save", square_api.SquareSaveView.as_view(), name="game-save"),
-    path("square/import", square_api.SquareImportView.as_view(), name="square-import"),
-    path("setwar/", setwar_api.SetWarCreateView.as_view(), name="setwar-create"),
-    path("setwar/<int:game_id>/", setwar_api.SetWarDetailView.as_view(), name="setwar-detail"),
-    path(
-        "setwar/<int:game_id>/rounds",
-        setwar_api.SetWarRoundsView.as_view(),
-        name="setwar-rounds",
-    ),
     # Last: any other address under /api/ (a game id that is not a number...) is a JSON 404.
     re_path(r"^(?P<path>(?s:.*))$", api.not_found, name="api-not-found"),
 ]

@@ -19,9 +19,9 @@ from cards.engine.errors import SetError
 from cards.engine.table import count_sets_in, is_set_of
 from games import hub, live, runtime, selectors, services, store
 from games.errors import GameError
-from games.kinds import get_rules
 from games.models import Game, Move, Player, Seat
 from games.replay import replay
+from games.rules import get_rules
 from tests.conftest import scaled_backend
 from tests.games.conftest import EXAMPLE_DECK, LoopTicks, T
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import protocol, services
+from cards import protocol
+from games import services
 from games.models import Game, Move
 from tests.games.conftest import EXAMPLE_BOARD, EXAMPLE_DECK, T, board_lines
 

@@ -25,10 +25,11 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 
-from games import protocol, services
+from cards import protocol
+from cards.setwar.services import setwar_run
+from games import services
 from games.auth import SESSION_PLAYER_KEY
 from games.models import Game, Move, Player
-from games.setwar_services import setwar_run
 from tests.games.conftest import EXAMPLE_DECK
 from tests.games.test_websocket import communicator
 

@@ -12,12 +12,12 @@ import time
 import pytest
 
 from cards.engine.setwar import ALL_CARDS, play_setwar, shuffled_deck
+from cards.setwar.services import setwar_run
 from games import services
-from games.errors import GameError
-from games.kinds import RuleError, get_rules, kinds
+from games.errors import GameError, RuleError
 from games.models import Game, Move, Player
 from games.replay import replay
-from games.setwar_services import setwar_run
+from games.rules import get_rules, kinds
 from tests.cards.test_setwar import DECK_A, DRAW_GAME, KNOWN_GAMES
 
 pytestmark = pytest.mark.django_db

@@ -11,11 +11,12 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from games import services
-from games.kinds import RuleError, get_rules
-from games.kinds.square import board_svg
+from games.errors import RuleError
 from games.models import Game, Move, Player
 from games.replay import replay
+from games.rules import get_rules
 from squaregame.engine import GameState, load, to_save_json
+from squaregame.rules import board_svg
 
 pytestmark = pytest.mark.django_db
 T = 1_800_000_000_000

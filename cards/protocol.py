@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpResponse
-from django.http.request import split_domain_port, validate_host
 
 from cards.engine.errors import SetError
 from cards.engine.protocol_text import (
@@ -39,6 +38,7 @@ from cards.engine.protocol_text import (
     split_table,
 )
 from games import hub, limits, runtime, selectors, services
+from games.middleware import allowed_host
 from games.models import Game
 
 PROTOCOL_PATH = re.compile(r"^/(?:(?:look|declare|pick|add|watch|tables)(?:/.*)?|scores.*)$", re.S)
@@ -332,14 +332,6 @@ class ProtocolApp:
         await send(
             {"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body}
         )
-
-
-def allowed_host(scope) -> bool:
-    for key, value in scope.get("headers", ()):
-        if key == b"host":
-            domain, _port = split_domain_port(value.decode("latin-1"))
-            return bool(domain) and validate_host(domain, settings.ALLOWED_HOSTS)
-    return False
 
 
 def as_http_response(result: Reply) -> HttpResponse:

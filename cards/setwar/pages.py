@@ -13,8 +13,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from cards.setwar.selectors import ROUNDS_LIMIT_DEFAULT, setwar_get
 from games.errors import GameError
-from games.setwar_selectors import ROUNDS_LIMIT_DEFAULT, setwar_get
 
 # The original assignment's sample input (specs/setwar.md, deck A): with 4 players,
 # "Player 1 won in 110 rounds."

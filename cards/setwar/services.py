@@ -15,9 +15,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import runtime, selectors
-from games.errors import GameError
-from games.kinds import RuleError, get_rules
+from games.errors import GameError, RuleError
 from games.models import Game
+from games.rules import get_rules
 from games.services import moves_append, now_ms
 
 

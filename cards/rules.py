@@ -5,13 +5,15 @@ from __future__ import annotations
 from cards.engine.bot import set_table_actions
 from cards.engine.classic import ClassicRules
 from cards.engine.table import DeclareRules
-from games.kinds import Result, RuleError, as_result, register
+from games.errors import RuleError
+from games.rules import Result, as_result, register
 
 RULE_SETS = {"declare": DeclareRules(), "classic": ClassicRules()}
 
 
 class SetTable:
     kind = "set"
+    page = "table"  # a game's own page (a URL name)
     min_seats = 1
     max_seats = None
     join_while_active = True
@@ -62,6 +64,15 @@ class SetTable:
 
     def scores(self, state: dict) -> dict[str, int]:
         return self.engine(state).scores(state)
+
+    def describe(self, options: dict) -> str:
+        """A short description for lists: rule set, attributes, deck."""
+        parts = [str(options.get("rules", "declare")).capitalize()]
+        if options.get("attributes"):
+            parts.append(f"{options['attributes']} attributes")
+        if options.get("deck"):
+            parts.append(f"{len(options['deck'])} cards")
+        return ", ".join(parts)
 
     def bot_actions(self, state: dict, name: str) -> list[dict] | None:
         return set_table_actions(state, name)

@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from games.errors import RuleError
+
 
 @dataclass(frozen=True)
 class Result:
@@ -27,14 +29,6 @@ class Result:
     state: dict
     outcome: dict = field(default_factory=dict)
     event: bool = True
-
-
-class RuleError(ValueError):
-    """An action or option the rules refuse; `code` is a short machine-readable reason."""
-
-    def __init__(self, message: str, code: str = "invalid"):
-        super().__init__(message)
-        self.code = code
 
 
 class Rules(Protocol):
@@ -75,15 +69,6 @@ def get_rules(kind: str) -> Rules:
 
 def kinds() -> list[str]:
     return sorted(_REGISTRY)
-
-
-def load_kinds() -> None:
-    """Import every kind module so it registers itself (GamesConfig.ready calls this)."""
-    from games.kinds import (
-        set_table,  # noqa: F401
-        setwar,  # noqa: F401
-        square,  # noqa: F401
-    )
 
 
 def as_result(engine_result: Any) -> Result:

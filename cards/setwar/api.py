@@ -11,13 +11,14 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from cards.api import SetView
 from cards.engine.setwar import SetWarError
+from cards.setwar import selectors
+from cards.setwar.rules import MAX_PLAYERS, clean_cards, clean_players
+from cards.setwar.services import setwar_run
 from games import limits
-from games import setwar_selectors as selectors
-from games.kinds import RuleError
-from games.kinds.setwar import MAX_PLAYERS, clean_cards, clean_players
+from games.errors import RuleError
 from games.schema import (
     ERROR_RESPONSES,
     JSON_BODY,
@@ -26,7 +27,6 @@ from games.schema import (
     RATE_LIMITED_RESPONSES,
 )
 from games.serializers import QueryIntegerField, StrictIntegerField
-from games.setwar_services import setwar_run
 
 TAGS = ["Set War"]
 NOT_FOUND = {404: NOT_FOUND_RESPONSES[404]}
@@ -191,7 +191,7 @@ class SetWarRoundsOut(serializers.Serializer):
 # --- views -------------------------------------------------------------------------------------
 
 
-class SetWarCreateView(APIView):
+class SetWarCreateView(SetView):
     parser_classes = JSON_BODY
 
     @extend_schema(
@@ -225,7 +225,7 @@ class SetWarCreateView(APIView):
         return Response(selectors.setwar_summary(game), status=status.HTTP_201_CREATED)
 
 
-class SetWarDetailView(APIView):
+class SetWarDetailView(SetView):
     @extend_schema(
         tags=TAGS,
         summary="Read a stored Set War game: the deal and the result",
@@ -235,7 +235,7 @@ class SetWarDetailView(APIView):
         return Response(selectors.setwar_summary(selectors.setwar_get(game_id)))
 
 
-class SetWarRoundsView(APIView):
+class SetWarRoundsView(SetView):
     @extend_schema(
         tags=TAGS,
         summary="Read a Set War game's rounds, page by page",

@@ -17,14 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import limits, services
 from games.auth import session_player, session_player_save
-from games.errors import GameError
-from games.kinds import RuleError
-from games.kinds.square import (
-    SAVE_PLAYERS_DEFAULT,
-    SEAT_COLOURS,
-    STATUS_MEANINGS,
-    clean_save,
-)
+from games.errors import GameError, RuleError
 from games.models import Game, Player
 from games.pages import (
     FormError,
@@ -33,6 +26,12 @@ from games.pages import (
     _int_choice,
     form_status,
     live_page_context,
+)
+from squaregame.rules import (
+    SAVE_PLAYERS_DEFAULT,
+    SEAT_COLOURS,
+    STATUS_MEANINGS,
+    clean_save,
 )
 
 PLAYER_COUNTS = (2, 3, 4)

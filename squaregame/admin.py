@@ -21,11 +21,12 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from games import services
-from games.errors import GameError
-from games.kinds import RuleError, get_rules
-from games.kinds.square import SAVE_PLAYERS_DEFAULT, board_svg, clean_save
+from games.admin import GameAdmin
+from games.errors import GameError, RuleError
 from games.models import Game
-from games.square_api import save_response, square_game
+from games.rules import get_rules
+from squaregame.api import save_response, square_game
+from squaregame.rules import SAVE_PLAYERS_DEFAULT, board_svg, clean_save
 
 MAX_SAVE_BYTES = 1_000_000
 SQUARE_FIELDS = ("board_picture", "save_link")
@@ -159,3 +160,13 @@ class SquareGameAdminMixin:
         return TemplateResponse(
             request, "admin/games/game/square_import.html", context, status=status
         )
+
+
+# The games' admin, with the Square Game's board, save and import added (games.admin registers
+# the platform's; this app, installed after it, extends it).
+admin.site.unregister(Game)
+
+
+@admin.register(Game)
+class GameAdminWithSquares(SquareGameAdminMixin, GameAdmin):
+    pass

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from games.kinds import get_rules
-from games.kinds.setwar import deck_of
+from cards.setwar.rules import deck_of
+from games.errors import NotFound
 from games.models import Game, Move
-from games.services import NotFound
+from games.rules import get_rules
 
 ROUNDS_LIMIT_DEFAULT = 500
 ROUNDS_LIMIT_MAX = 1000

@@ -21,10 +21,9 @@ from rest_framework.views import APIView
 
 from games import limits, selectors, services
 from games.auth import SeatTokenAuthentication
-from games.errors import GameError
-from games.kinds import RuleError, get_rules
-from games.kinds.square import MAX_SAVE_ENTRIES, SAVE_PLAYERS_DEFAULT, clean_save
+from games.errors import GameError, RuleError
 from games.models import Game
+from games.rules import get_rules
 from games.schema import (
     ERROR_RESPONSES,
     JSON_BODY,
@@ -33,13 +32,10 @@ from games.schema import (
     RATE_LIMITED_RESPONSES,
     TOKEN_RESPONSES,
 )
-from games.serializers import (
-    SAVE_BOARD_ENTRY,
-    SAVE_MOVE_ENTRY,
-    GameOut,
-    StrictIntegerField,
-)
+from games.serializers import GameOut, StrictIntegerField
 from squaregame.engine import GameState, dumps_save
+from squaregame.rules import MAX_SAVE_ENTRIES, SAVE_PLAYERS_DEFAULT, clean_save
+from squaregame.serializers import SAVE_BOARD_ENTRY, SAVE_MOVE_ENTRY
 
 TAGS = ["Square Game"]
 AUTH = [SeatTokenAuthentication, SessionAuthentication]

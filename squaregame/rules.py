@@ -24,7 +24,8 @@ import random
 from html import escape
 from typing import Any
 
-from games.kinds import Result, RuleError, register
+from games.errors import RuleError
+from games.rules import Result, register
 from squaregame.engine import (
     GameState,
     IllegalMoveError,
@@ -286,6 +287,7 @@ class SquareKind:
     """The platform's view of the Square Game: seats by name, the engine's rules underneath."""
 
     kind = "square"
+    page = "square-game"  # a game's own page (a URL name)
     min_seats = 2
     max_seats = 4
     join_while_active = False

@@ -10,7 +10,7 @@ Options: ``players`` (a whole number of at least 1) and, optionally, ``cards`` (
 first, as a list of card strings). Without ``cards`` the deck is the 81 cards shuffled by the
 game's seed (`shuffled_deck(seed)`).
 
-A game is made and played to the end in one go by `games.setwar_services.setwar_run`
+A game is made and played to the end in one go by `cards.setwar.services.setwar_run`
 (``POST /api/setwar/``). The generic ``POST /api/games/`` refuses the kind with a message that
 says so: a game created there would have nobody to play its rounds.
 """
@@ -29,7 +29,8 @@ from cards.engine.setwar import (
     parse_player_count,
     shuffled_deck,
 )
-from games.kinds import Result, RuleError, register
+from games.errors import RuleError
+from games.rules import Result, register
 
 MAX_PLAYERS = 1_000_000
 """The most players a game may name: beyond a deck's 81 cards extra players only sit out."""
@@ -116,6 +117,7 @@ class SetWarKind:
     """The platform's view of Set War: rounds are its only moves, and nobody has a seat."""
 
     kind = "setwar"
+    page = "setwar-game"  # a game's own page (a URL name)
     min_seats = 0
     max_seats = 0
     join_while_active = False
