@@ -4,7 +4,6 @@
   in front of Django (cards.protocol.ProtocolApp): no sessions, CSRF or templates to run.
 - The API's busiest requests (a token move, a bot's create and join) are answered in front of
   Django too (games.api_fast.FastApiApp); every other case goes on.
-- Work of Twisted and autobahn that daphne never uses is skipped (config.daphne_speedups).
 - Static files are served by Django's ASGI static handler, in the event loop, from the project.
 - Everything else over HTTP goes to Django. WebSockets go through Channels' routing and its
   check of the Origin against ALLOWED_HOSTS to games.consumers.GameSocket; a handshake that
@@ -21,10 +20,6 @@ from django.core.handlers.asgi import ASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)
-
-from config import daphne_speedups  # noqa: E402
-
-daphne_speedups.install()  # costs of Twisted and autobahn that daphne never uses (see there)
 
 
 class SharedThreadASGIHandler(ASGIHandler):
