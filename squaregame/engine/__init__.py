@@ -16,7 +16,7 @@ True
 
 from squaregame.engine.board import OPENING_POINT, SIZE
 from squaregame.engine.bot import choose_move
-from squaregame.engine.errors import IllegalMoveError, SaveFormatError, SquareGameError
+from squaregame.engine.errors import SaveFormatError, SquareGameError
 from squaregame.engine.game import (
     PASS,
     apply,
@@ -55,6 +55,7 @@ from squaregame.engine.state import (
     Action,
     ActionType,
     GameState,
+    IllegalMoveError,
     Move,
     Outcome,
     Placement,

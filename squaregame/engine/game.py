@@ -28,12 +28,13 @@ from dataclasses import replace
 from typing import Any
 
 from squaregame.engine.board import OPENING_POINT, SHAPES, Check
-from squaregame.engine.errors import IllegalMoveError, SquareGameError
+from squaregame.engine.errors import SquareGameError
 from squaregame.engine.pieces import PERMUTATIONS, PIECE_CODES, Point
 from squaregame.engine.state import (
     Action,
     ActionType,
     GameState,
+    IllegalMoveError,
     Move,
     Outcome,
     Placement,

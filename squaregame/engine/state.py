@@ -387,3 +387,20 @@ class GameState:
         if not 2 <= state.players <= 4 or len(state.hands) != state.players:
             raise SquareGameError("not a Square Game state: wrong number of players or hands")
         return state
+
+
+class IllegalMoveError(SquareGameError):
+    """Report an action the rules refuse (status -1); the game state is unchanged.
+
+    ``reason`` is the spec's reason id (e.g. ``Reason.CROSSING``) and ``outcome`` the full
+    refused :class:`Outcome`, so callers can answer with both.
+    """
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(outcome.message)
+        self.outcome = outcome
+
+    @property
+    def reason(self) -> Reason | None:
+        """Return why the action was refused (a spec reason id)."""
+        return self.outcome.reason
