@@ -138,7 +138,6 @@ def table_create(request):
     """Create a Set table, seat its creator and its computer opponents, and open it."""
     form = {key: (request.POST.get(key) or "")[:40] for key in request.POST}
     try:
-        limits.check_join(request)
         if request.POST.get("name") is not None:
             name = _clean_name(request.POST.get("name"))
         else:
@@ -147,6 +146,7 @@ def table_create(request):
                 raise FormError("Choose a name before creating a table.")
             name = player.name
         table = _table_form(request.POST)
+        limits.check_join(request)
         player = session_player_save(request, name)
         game = services.game_create(
             kind=Game.Kind.SET,
@@ -200,12 +200,15 @@ def solitaire(request):
         context["mine"] = _solitaire_games(player)
         return render(request, "solitaire.html", context)
     try:
-        limits.check_join(request)
+        name = None
         if request.POST.get("name") is not None or player is None:
-            player = session_player_save(request, _clean_name(request.POST.get("name")))
+            name = _clean_name(request.POST.get("name"))
         attributes = _int_choice(
             request.POST, "attributes", RULE_SETS["classic"][1], "number of attributes", 4
         )
+        limits.check_join(request)
+        if name is not None:
+            player = session_player_save(request, name)
         game = services.game_create(
             kind=Game.Kind.SET, options={"rules": "classic", "attributes": attributes}
         )

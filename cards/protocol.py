@@ -25,7 +25,6 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpResponse
 
-from cards.engine.errors import SetError
 from cards.engine.protocol_text import (
     BAD_PICK,
     NO_TABLE,
@@ -38,6 +37,7 @@ from cards.engine.protocol_text import (
     split_table,
 )
 from games import hub, limits, runtime, selectors, services
+from games.errors import GameError
 from games.middleware import allowed_host
 from games.models import Game
 
@@ -76,25 +76,18 @@ def reply(game: Game, request: Request) -> Reply:
     return Reply(board_text(game.state, request.player), table_id=game.pk)
 
 
-# -- synchronous part: runs on a game-database thread ----------------------------------------
+# -- what a request does: the same whether it is served on the loop or on Django's thread ------
 
 
-def is_protocol_table(game: Game) -> bool:
+def is_protocol_table(game) -> bool:
     return game.kind == Game.Kind.SET and game.is_open and game.state.get("rules") == "declare"
 
 
-def resolve_table(table_id: int | None) -> selectors.TableHead | None:
-    """The addressed table: the default one for bare routes, else an open declare table."""
-    if table_id is None:
-        game = selectors.table_head(default=True)
-        if game is None:
-            game = selectors.table_head(game_id=services.default_table().pk)
-    else:
-        game = selectors.table_head(game_id=table_id)
+def _table(game) -> selectors.TableHead | None:
     return game if game is not None and is_protocol_table(game) else None
 
 
-def _needs_write(game: Game, request: Request, now: int) -> bool:
+def _needs_write(game, request: Request, now: int) -> bool:
     """A /look or /scores is a pure read unless a deadline is due or presence must be marked."""
     if game.status == Game.Status.OVER:
         return False
@@ -106,66 +99,129 @@ def _needs_write(game: Game, request: Request, now: int) -> bool:
     return last_seen is None or now - last_seen >= services.TOUCH_INTERVAL_MS
 
 
-def resolve(path: str) -> tuple[Reply | None, selectors.TableHead | None, Request | None]:
-    """Find a path's table and request, or the error reply; nothing is written.
+def _parse(path: str):
+    """The path's table id (None: the default table) and route, or the error reply."""
+    try:
+        return split_table(path, decoded=True), None
+    except ProtocolError as exc:
+        return (None, None), error(exc.message)
 
-    A missing table wins over a bad route, and errors about a route name the table.
-    """
-    try:
-        table_id, route = split_table(path, decoded=True)
-    except ProtocolError as exc:
-        return error(exc.message), None, None
-    game = resolve_table(table_id)
+
+def _request(game, route: str, table_id: int | None):
+    """The addressed table's request, or the error reply (a missing table wins over a bad
+    route, and errors about a route name the table)."""
     if game is None:
-        return error(NO_TABLE), None, None
+        return error(NO_TABLE), None
     try:
-        return None, game, parse_route(route, table_id)
+        return None, parse_route(route, table_id)
     except ProtocolError as exc:
-        return error(exc.message, game.pk), None, None
+        return error(exc.message, game.pk), None
+
+
+def counts(game, request: Request, client: str) -> tuple[tuple[str, str], ...]:
+    """The rate limits a request counts: a new name is a join of its client, and an action a
+    move of its seat (the same count as the seat's moves over the API and the WebSocket)."""
+    counted = []
+    if request.player not in game.state["players"]:
+        counted.append(("joins", client))
+    if request.route in ("declare", "pick", "add"):
+        seat_id = runtime.cached_seat(game.pk, request.player)
+        counted.append(("moves", f"seat:{seat_id}" if seat_id else f"{game.pk}:{request.player}"))
+    return tuple(counted)
+
+
+def work_for(game, request: Request, now: int, client: str) -> services.Work | None:
+    """What the request writes (None: it only reads, and `reply(game, request)` answers)."""
+    if request.route in ("look", "scores") and not _needs_write(game, request, now):
+        return None
+    if request.route == "scores":
+        return services.tick(game_id=game.pk, now=now)
+    return services.protocol_work(
+        game_id=game.pk,
+        name=request.player,
+        action=request.action(),
+        now=now,
+        limits_=counts(game, request, client),
+    )
+
+
+def refused(exc: GameError, request: Request, table_id: int) -> Reply:
+    """A refused request's line: the limit in words (429, this project's rule; see README), a
+    wrong pick as the spec words it, or the reason."""
+    if isinstance(exc, limits.RateLimited):
+        return Reply(exc.message + "\n", exc.http_status, table_id)
+    return error(BAD_PICK if request.route == "pick" else exc.message, table_id)
+
+
+# -- on Django's thread (the test client, WSGI): Django's connection --------------------------
+
+
+def resolve(path: str):
+    """Find a path's table and request on Django's connection, or the error reply."""
+    (table_id, route), problem = _parse(path)
+    if problem is not None:
+        return problem, None, None
+    if table_id is None:
+        game = services.default_table()
+    else:
+        game = selectors.table_head(game_id=table_id) if selectors.is_row_id(table_id) else None
+    game = _table(game)
+    problem, request = _request(game, route, table_id)
+    return problem, game, request
 
 
 def serve_sync(path: str, now: int | None = None, client: str = "unknown") -> Reply:
-    """Serve every route but /watch: a read, or one short transaction."""
+    """Serve every route but /watch on Django's thread: a read, or one short transaction."""
     now = services.now_ms() if now is None else now
     problem, game, request = resolve(path)
     return problem if problem is not None else act(game, request, now, client)
 
 
-def limit(game: Game, request: Request, client: str) -> None:
-    """Count a new name as a join of its client, and an action as a move of its seat (the
-    same count as the seat's moves over the API and the WebSocket)."""
-    if request.player not in game.state["players"]:
-        limits.check("joins", client)
-    if request.route in ("declare", "pick", "add"):
-        seat_id = services.protocol_seat_id(game, request.player)
-        limits.check("moves", f"seat:{seat_id}" if seat_id else f"{game.pk}:{request.player}")
-
-
-def act(game: Game, request: Request, now: int, client: str = "unknown") -> Reply:
-    if request.route in ("look", "scores") and not _needs_write(game, request, now):
+def act(game, request: Request, now: int, client: str = "unknown") -> Reply:
+    work = work_for(game, request, now, client)
+    if work is None:
         return reply(game, request)
-    if request.route == "scores":
-        return reply(services.game_tick(game_id=game.pk, now=now).game, request)
     try:
-        limit(game, request, client)
-        result = services.protocol_act(
-            game_id=game.pk, name=request.player, action=request.action(), now=now
-        )
-    except limits.RateLimited as exc:
-        return limited(exc, game.pk)
-    except (SetError, services.GameError) as exc:
-        return error(BAD_PICK if request.route == "pick" else str(exc), game.pk)
-    return reply(result.game, request)
-
-
-def limited(exc: limits.RateLimited, table_id: int) -> Reply:
-    """Over a rate limit: 429 with the limit in words (this project's rule; see README)."""
-    return Reply(exc.message + "\n", exc.http_status, table_id)
+        return reply(services.run(work).game, request)
+    except GameError as exc:
+        return refused(exc, request, game.pk)
 
 
 def handle(path: str, now: int | None = None) -> HttpResponse:
     """Serve a path synchronously as a Django response (tests and WSGI use this)."""
     return as_http_response(serve_sync(path, now))
+
+
+# -- on the event loop: the server's way, no thread ----------------------------------------------
+
+
+async def aresolve(path: str):
+    """Find a path's table and request from the loop, or the error reply."""
+    (table_id, route), problem = _parse(path)
+    if problem is not None:
+        return problem, None, None
+    if table_id is None:
+        game = await services.adefault_table()
+    else:
+        game = await services.ahead(table_id)
+    game = _table(game)
+    problem, request = _request(game, route, table_id)
+    return problem, game, request
+
+
+async def aact(game, request: Request, now: int, client: str = "unknown") -> Reply:
+    work = work_for(game, request, now, client)
+    if work is None:
+        return reply(game, request)
+    try:
+        return reply((await services.arun(work)).game, request)
+    except GameError as exc:
+        return refused(exc, request, game.pk)
+
+
+def limited(exc: limits.RateLimited, table_id: int) -> Reply:
+    """Over a rate limit: 429 with the limit in words (this project's rule; see README)."""
+    return Reply(exc.message + "\n", exc.http_status, table_id)
 
 
 def _watch_join(game_id: int, name: str, now: int, client: str):
@@ -174,8 +230,14 @@ def _watch_join(game_id: int, name: str, now: int, client: str):
     request = Request("look", name)
     if not _needs_write(game, request, now):
         return game
-    limit(game, request, client)
-    return services.protocol_act(game_id=game_id, name=name, action={"type": "look"}, now=now).game
+    work = services.protocol_work(
+        game_id=game_id,
+        name=name,
+        action={"type": "look"},
+        now=now,
+        limits_=counts(game, request, client),
+    )
+    return services.run(work).game
 
 
 def _load(game_id: int) -> selectors.TableHead:
@@ -189,7 +251,9 @@ async def serve(path: str, client: str = "unknown") -> Reply:
     """Serve any protocol path; only /watch waits, and it waits without holding a thread."""
     if _is_watch(path):
         return await watch(path, client)
-    return await runtime.run_db(serve_sync, path, services.now_ms(), client)
+    now = services.now_ms()
+    problem, game, request = await aresolve(path)
+    return problem if problem is not None else await aact(game, request, now, client)
 
 
 async def serve_in_django(path: str, client: str = "unknown") -> Reply:

@@ -20,7 +20,7 @@ from games import limits, runtime, selectors, services
 from games import serializers as s
 from games.auth import SeatTokenAuthentication, acting_seat, session_player_for_write
 from games.errors import Forbidden
-from games.models import Game, Player
+from games.models import Game
 from games.schema import (
     ERROR_RESPONSES,
     FORBIDDEN_RESPONSES,
@@ -36,40 +36,90 @@ NOT_FOUND = {**NOT_FOUND_RESPONSES, **TOKEN_RESPONSES}
 """Every view that reads a seat token may also answer 401 for a token that is not valid."""
 
 
-def create_game(request, data) -> dict:
-    """Create a game (GameListView.post, and games.api_fast in front of Django): the new game's
-    summary. A join of the client's (limits), then the body's checks, then the write."""
-    limits.check_join(request)
+def create_game(data, client: str | None) -> dict:
+    """Create a game: the body's checks, then the client's join is counted, then the rules
+    (services.create); the new game's summary. The one way the API creates a game."""
     checked = s.GameCreateRequest(data=data)
     checked.is_valid(raise_exception=True)
-    game = services.game_create(
-        kind=checked.validated_data["kind"],
-        options=checked.validated_data["options"],
-        seed=checked.validated_data.get("seed"),
-        is_open=checked.validated_data["open"],
+    made = services.run(
+        services.create(
+            kind=checked.validated_data["kind"],
+            options=checked.validated_data["options"],
+            seed=checked.validated_data.get("seed"),
+            is_open=checked.validated_data["open"],
+            client=client,
+        )
     )
-    return selectors.game_summary(game)
+    return created_answer(made)
 
 
-def join_game(request, game_id, data, session_player) -> dict:
-    """Seat a player (JoinView.post, and games.api_fast): the token, the seat and the game.
-    `session_player(request)` is the browser's player, if any; else a new player is made."""
-    game_id = selectors.existing_game_id(game_id)
-    limits.check_join(request)
+def created_answer(made) -> dict:
+    """The API's answer to a create (GameListView and games.api_fast): the new game's summary,
+    from what the create wrote (no read)."""
+    head, created, options = made
+    game = Game(
+        pk=head.pk,
+        kind=head.kind,
+        options=options,
+        status=head.status,
+        version=head.version,
+        is_open=head.is_open,
+        is_default=head.is_default,
+        created=created,
+        updated=created,
+        finished=created if head.status == Game.Status.OVER else None,
+    )
+    return selectors.game_summary(game, seats=[])
+
+
+def join_game(game_id, data, client: str | None, player=None) -> dict:
+    """Seat a player: the body's checks, then the client's join is counted, then the rules
+    (services.join); the token, the seat and the game. `player` is a browser's, if any."""
+    game_id = selectors.game_id_of(game_id)
     checked = s.JoinRequest(data=data)
     checked.is_valid(raise_exception=True)
-    name = checked.validated_data["name"]
-    player = session_player(request) or Player.objects.create(name=name)
-    return join_answer(game_id, player, name)
+    written = services.run(
+        services.join(
+            game_id=game_id,
+            name=checked.validated_data["name"],
+            player_id=player.pk if player is not None else None,
+            client=client,
+        )
+    )
+    return join_answer(written)
 
 
-def join_answer(game_id: int, player: Player, name: str) -> dict:
-    """Seat the player and answer as the API does: the token, the seat and the game."""
-    seat = services.game_join(game_id=game_id, player=player, name=name)
+def join_answer(written) -> dict:
+    """The API's answer to a join (JoinView and games.api_fast): the token, the seat and the
+    game, from what the join read and wrote (no other read)."""
+    change, head, row = written.change, written.after, written.row
+    new = change.new_seat
+    seats = [
+        {
+            "number": seat.number,
+            "name": seat.name,
+            "score": change.scores.get(seat.name, seat.score),
+            "is_computer": seat.is_computer,
+        }
+        for seat in written.seats
+    ]
+    seat = {"number": new.number, "name": new.name, "score": 0, "is_computer": new.is_computer}
+    game = Game(
+        pk=head.pk,
+        kind=head.kind,
+        options=row.options,
+        status=head.status,
+        version=head.version,
+        is_open=head.is_open,
+        is_default=head.is_default,
+        created=row.created,
+        updated=written.updated,
+        finished=written.updated if change.ended else row.finished,
+    )
     return {
-        "token": seat.token,
-        "seat": selectors.seat_json(seat),
-        "game": selectors.game_summary(selectors.game_row(game_id)),
+        "token": new.token,
+        "seat": seat,
+        "game": selectors.game_summary(game, seats=[*seats, seat]),
     }
 
 
@@ -112,7 +162,8 @@ class GameListView(APIView):
         },
     )
     def post(self, request):
-        return Response(create_game(request, request.data), status=status.HTTP_201_CREATED)
+        client = limits.client_address(request.META)
+        return Response(create_game(request.data, client), status=status.HTTP_201_CREATED)
 
 
 class GameDetailView(APIView):
@@ -126,12 +177,12 @@ class GameDetailView(APIView):
     )
     def get(self, request, game_id: int):
         now = services.now_ms()
-        game = selectors.game_fresh(game_id, now)
-        seat = _optional_seat(request, game)
-        body = selectors.game_summary(game)
-        body["view"] = selectors.game_view(game, seat_name=seat.name if seat else None, now=now)
-        body["seat"] = selectors.seat_json(seat) if seat else None
-        body["watching"] = runtime.watchers(game.pk)
+        head = services.game_fresh(game_id, now)
+        seat = _optional_seat(request, head)
+        body = selectors.game_summary(selectors.game_row(head.pk))
+        body["view"] = selectors.game_view(head, seat_name=seat.name if seat else None, now=now)
+        body["seat"] = next((s for s in body["seats"] if seat and s["number"] == seat.number), None)
+        body["watching"] = runtime.watchers(head.pk)
         return Response(body)
 
 
@@ -153,7 +204,8 @@ class JoinView(APIView):
         },
     )
     def post(self, request, game_id: int):
-        answer = join_game(request, game_id, request.data, session_player_for_write)
+        player = session_player_for_write(request)
+        answer = join_game(game_id, request.data, limits.client_address(request.META), player)
         return Response(answer, status=status.HTTP_201_CREATED)
 
 
@@ -178,13 +230,18 @@ class ComputerView(APIView):
         },
     )
     def post(self, request, game_id: int):
-        game = selectors.game_get(game_id)
-        acting_seat(request, game.pk)
-        limits.check_join(request)
+        seat = acting_seat(request, game_id)
         data = s.ComputerRequest(data=request.data)
         data.is_valid(raise_exception=True)
-        seat = services.seat_add_computer(game_id=game.pk, speed=data.validated_data["speed"])
-        return Response(selectors.seat_json(seat), status=status.HTTP_201_CREATED)
+        written = services.run(
+            services.add_computer(
+                game_id=seat.game_id,
+                speed=data.validated_data["speed"],
+                client=limits.client_address(request.META),
+            )
+        )
+        new = written.change.new_seat
+        return Response(selectors.seat_json(new), status=status.HTTP_201_CREATED)
 
 
 class MovesView(APIView):
@@ -222,7 +279,8 @@ class MovesView(APIView):
         data = s.ActionRequest(data=request.data)
         data.is_valid(raise_exception=True)
         now = services.now_ms()
-        result = services.seat_move(game_id=game_id, seat=seat, action=data.validated_data, now=now)
+        work = services.move(game_id=seat.game_id, seat=seat, action=data.validated_data, now=now)
+        result = services.run(work)
         return Response(selectors.move_reply(result, seat_name=seat.name, now=now))
 
 

@@ -31,8 +31,10 @@ from django.http import HttpResponse
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.security import SecurityMiddleware
 
-from games import limits, live, runtime, selectors, services
+from games import limits, runtime, selectors, services, store
 from games import serializers as s
+from games.api import created_answer, join_answer
+from games.auth import token_of
 from games.errors import GameError, game_error_answer
 from games.middleware import allowed_host
 
@@ -88,7 +90,7 @@ def _route(scope) -> tuple | None:
     path = scope["path"]
     match = MOVES_PATH.match(path)
     if match:
-        token = _token(auth)
+        token = token_of(auth)
         return (submit, int(match.group(1)), token) if token else None
     if auth is not None or cookie:
         return None
@@ -190,16 +192,19 @@ def _name(data) -> str | None:
 
 
 async def submit(game_id: int, token: str, scope, body: bytes) -> tuple | None:
-    """Apply the move and return (status, JSON body, extra headers), or None for Django."""
+    """Apply the move as the view does (api.MovesView.post), or None for Django: the seat by
+    its token, the action's shape, then the services (the seat's limit, then the rules)."""
     action = _action(_json(body))
     if action is None:
         return None
-    seat = await live.seat_by_token(token)
+    seat = await store.aseat_by_token(token)
     if seat is None or seat.game_id != game_id:
-        return None
+        return None  # the view answers 401 or 403
     now = services.now_ms()
     try:
-        result = await live.move(game_id=game_id, seat=seat, action=action, now=now)
+        result = await services.arun(
+            services.move(game_id=game_id, seat=seat, action=action, now=now)
+        )
     except GameError as exc:
         return game_error_answer(exc)
     return 200, selectors.move_reply(result, seat_name=seat.name, now=now), {}
@@ -211,16 +216,19 @@ async def create(scope, body: bytes) -> tuple | None:
     if not checked.is_valid():
         return None
     data = checked.validated_data
-    return await _answer(
-        201,
-        live.create(
-            kind=data["kind"],
-            options=data["options"],
-            seed=data.get("seed"),
-            is_open=data["open"],
-            client=limits.client_address(scope),
-        ),
-    )
+    try:
+        made = await services.arun(
+            services.create(
+                kind=data["kind"],
+                options=data["options"],
+                seed=data.get("seed"),
+                is_open=data["open"],
+                client=limits.client_address(scope),
+            )
+        )
+    except GameError as exc:
+        return game_error_answer(exc)
+    return 201, created_answer(made), {}
 
 
 async def join(game_id: int, scope, body: bytes) -> tuple | None:
@@ -228,16 +236,16 @@ async def join(game_id: int, scope, body: bytes) -> tuple | None:
     name = _name(_json(body))
     if name is None:
         return None
-    return await _answer(
-        201, live.join(game_id=game_id, name=name, client=limits.client_address(scope))
-    )
-
-
-async def _answer(status: int, work) -> tuple[int, dict, dict]:
     try:
-        return status, await work, {}
+        written = await services.arun(
+            services.join(game_id=game_id, name=name, client=limits.client_address(scope))
+        )
     except GameError as exc:
         return game_error_answer(exc)
+    new = written.change.new_seat
+    # The new seat's socket comes next, most often to this process.
+    store.remember_seat(services.seat_ref(game_id, new))
+    return 201, join_answer(written), {}
 
 
 def _headers(scope) -> tuple[bytes | None, bytes | None, bool]:
@@ -257,17 +265,6 @@ def _headers(scope) -> tuple[bytes | None, bytes | None, bool]:
     if media != b"application/json" or any(p not in _UTF8 for p in params):
         return None, None, cookie
     return (auths[0] if auths else None), content_types[0], cookie
-
-
-def _token(auth: bytes | None) -> str | None:
-    """The token of an ``Authorization: Token <token>`` header."""
-    parts = auth.split() if auth else []
-    if len(parts) != 2 or parts[0].lower() != b"token":
-        return None
-    try:
-        return parts[1].decode("ascii")
-    except UnicodeDecodeError:
-        return None
 
 
 async def _read_body(receive) -> tuple[bytes | None, bool]:

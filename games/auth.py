@@ -5,27 +5,42 @@ from __future__ import annotations
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
+from games import store
 from games.errors import Forbidden
-from games.models import Player, Seat
-from games.selectors import game_get, seat_by_token
+from games.models import Player
+from games.selectors import game_id_of, game_row
 
 SESSION_PLAYER_KEY = "player_id"
+TOKEN_KEYWORD = "Token"
+
+
+def token_of(header: bytes | str | None) -> str | None:
+    """The token of an ``Authorization: Token <token>`` header (None: the header says no
+    such thing); every way in reads the header with this."""
+    if isinstance(header, bytes):
+        header = header.decode("latin-1")
+    parts = header.split() if header else []
+    if len(parts) != 2 or parts[0].lower() != TOKEN_KEYWORD.lower():
+        return None
+    return parts[1]
 
 
 class SeatTokenAuthentication(authentication.BaseAuthentication):
     """`Authorization: Token <token>`: the token returned when joining acts for that seat only."""
 
-    keyword = "Token"
+    keyword = TOKEN_KEYWORD
 
     def authenticate(self, request):
-        header = authentication.get_authorization_header(request).decode("latin-1").split()
-        if not header or header[0].lower() != self.keyword.lower():
-            return None
-        if len(header) != 2:
+        header = authentication.get_authorization_header(request).decode("latin-1")
+        words = header.split()
+        if not words or words[0].lower() != self.keyword.lower():
+            return None  # no token: a session, or nobody
+        token = token_of(header)
+        if token is None:
             raise exceptions.AuthenticationFailed(
                 "Send the seat token as 'Authorization: Token <token>'."
             )
-        seat = seat_by_token(header[1])
+        seat = store.seat_by_token(token)
         if seat is None:
             raise exceptions.AuthenticationFailed("That seat token is not valid.")
         return (None, seat)
@@ -77,24 +92,25 @@ def session_player_save(request, name: str) -> Player:
     return player
 
 
-def acting_seat(request, game_id: int) -> Seat:
+def acting_seat(request, game_id: int) -> store.SeatRef:
     """The seat this request acts for at this game, or a 404 for a game that does not exist, or
     a 403 naming what is missing. A seat token of this game needs no other query."""
-    seat = request.auth if isinstance(request.auth, Seat) else None
+    game_id = game_id_of(game_id)
+    seat = request.auth if isinstance(request.auth, store.SeatRef) else None
     if seat is not None:
         if seat.game_id == game_id:
             return seat
-        game_get(game_id)
+        game_row(game_id)
         raise Forbidden("That seat token belongs to another game.")
     player = session_player(request)
     if player is not None:
-        seat = Seat.objects.filter(game_id=game_id, player=player).order_by().first()
+        seat = store.read("seat_of_player", game_id, player.pk)
         if seat is not None:
             if request.method not in ("GET", "HEAD", "OPTIONS"):
                 # A browser session acts only with its CSRF token, like any session write.
                 authentication.SessionAuthentication().enforce_csrf(request)
             return seat
-    game_get(game_id)
+    game_row(game_id)
     raise Forbidden(
         "You have no seat at this game: join it first and send your seat token as "
         "'Authorization: Token <token>'."

@@ -93,6 +93,9 @@ class Seat(models.Model):
     score = models.IntegerField(default=0)
     token = models.CharField(max_length=64, unique=True, default=new_token)
     is_computer = models.BooleanField(default=False)
+    # Joined by name over the text protocol, where the name is the identity: the only seats
+    # a name may play over the protocol (a token client's, a browser's or a computer's never).
+    protocol = models.BooleanField(default=False)
     computer = models.JSONField(default=dict, blank=True)
     joined = models.DateTimeField(auto_now_add=True)
 

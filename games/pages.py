@@ -147,8 +147,10 @@ def live_page_context(request, game: Game) -> dict:
     player = session_player(request)
     seat = game.seats.filter(player=player).first() if player is not None else None
     now = services.now_ms()
-    game = selectors.game_fresh(game.pk, now)
-    view = selectors.game_view(game, seat_name=seat.name if seat else None, now=now)
+    head = services.game_fresh(game.pk, now)  # a deadline passed is applied first
+    if head.version != game.version:
+        game.refresh_from_db()
+    view = selectors.game_view(head, seat_name=seat.name if seat else None, now=now)
     join_requested = request.GET.get("join") == "1"
     config = {
         "game": game.pk,

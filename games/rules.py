@@ -29,6 +29,9 @@ class Result:
     state: dict
     outcome: dict = field(default_factory=dict)
     event: bool = True
+    # The action as the rules read it (fields they do not know dropped), which the log stores;
+    # None: as it was sent.
+    action: dict | None = None
 
 
 class Rules(Protocol):

@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 
 from games import runtime
 from games.errors import NotFound
-from games.models import Game, Move, Seat
+from games.models import Game, Move
 from games.rules import get_rules
 
 
@@ -132,45 +132,51 @@ def head_from_message(message: dict, now: int) -> TableHead | None:
     return head
 
 
-def existing_game_id(game_id) -> int:
-    """The id of an existing game, checked with one small query, or the not-found error."""
+def is_row_id(game_id) -> bool:
+    """Whether a value can be a game's id: a whole number that fits a 64-bit row id (SQLite
+    cannot even bind a larger one)."""
+    return isinstance(game_id, int) and not isinstance(game_id, bool) and 0 < game_id < 2**63
+
+
+def game_id_of(game_id) -> int:
+    """A game id from a URL or a message (digits or a number), or the not-found error."""
     try:
         number = int(game_id)
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT id FROM games_game WHERE id = %s", [number])
-            if cursor.fetchone() is not None:
-                return number
     except (ValueError, TypeError, OverflowError):
-        pass
+        number = None
+    if not is_row_id(number):
+        raise NotFound(f"There is no game with id {game_id}.")
+    return number
+
+
+def existing_game_id(game_id) -> int:
+    """The id of an existing game, checked with one small query, or the not-found error."""
+    number = game_id_of(game_id)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id FROM games_game WHERE id = %s", [number])
+        if cursor.fetchone() is not None:
+            return number
     raise NotFound(f"There is no game with id {game_id}.")
+
+
+def game_head(game_id) -> TableHead:
+    """The game's head (its state from the cache when current), or the not-found error."""
+    head = table_head(game_id=game_id_of(game_id))
+    if head is None:
+        raise NotFound(f"There is no game with id {game_id}.")
+    return head
 
 
 def game_row(game_id) -> Game:
     """The game's row without its state (what a summary shows), or the not-found error."""
     try:
-        return Game.objects.defer("state").get(pk=int(game_id))
-    except (Game.DoesNotExist, ValueError, TypeError, OverflowError):
+        return Game.objects.defer("state").get(pk=game_id_of(game_id))
+    except Game.DoesNotExist:
         raise NotFound(f"There is no game with id {game_id}.") from None
 
 
 def game_get(game_id) -> Game:
     return with_state(game_row(game_id))
-
-
-def game_fresh(game_id, now: int, *, head: bool = False) -> Game | TableHead:
-    """The game with any due time-driven event applied first, so reads never show stale clocks.
-    `head=True` reads only what a live view needs (a TableHead: one small SQL query)."""
-    if head:
-        game = table_head(game_id=int(game_id))
-        if game is None:
-            game_get(game_id)  # raises the not-found error
-    else:
-        game = game_get(game_id)
-    if game.deadline_ms is not None and now >= game.deadline_ms and game.status != "over":
-        from games.services import game_tick
-
-        game = game_tick(game_id=game.pk, now=now).game
-    return game
 
 
 def game_view(game: Game, *, seat_name: str | None, now: int) -> dict:
@@ -187,31 +193,12 @@ def move_reply(result, *, seat_name: str, now: int) -> dict:
     }
 
 
-def seat_by_token(token: str) -> Seat | None:
-    """The seat a token acts for; None for an unknown token or anything that is not one (a
-    NUL, say, which PostgreSQL refuses to compare) without asking the database."""
-    if not is_token(token):
-        return None
-    # Every API request with a token starts here: plain SQL for the columns that never change
-    # (the ORM's query building cost several times the query); the rest load if read.
-    with connection.cursor() as cursor:
-        cursor.execute(_SEAT_SQL, [token])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    return Seat.from_db(connection.alias, _SEAT_COLUMNS, [*row[:-1], bool(row[-1])])
-
-
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what models.new_token makes (token_urlsafe)
 
 
 def is_token(token) -> bool:
     """Whether a value could be a seat token (anything else is refused unasked)."""
     return isinstance(token, str) and _TOKEN.fullmatch(token) is not None
-
-
-_SEAT_COLUMNS = ["id", "game_id", "player_id", "number", "name", "token", "is_computer"]
-_SEAT_SQL = f"SELECT {', '.join(_SEAT_COLUMNS)} FROM games_seat WHERE token = %s"
 
 
 def moves_list(game: Game, *, since: int = 0) -> QuerySet:
@@ -230,11 +217,12 @@ def move_json(move: Move) -> dict:
     }
 
 
-def seat_json(seat: Seat) -> dict:
+def seat_json(seat) -> dict:
+    """A seat as the API shows it (a Seat, or a seat the write path knows: a new one has 0)."""
     return {
         "number": seat.number,
         "name": seat.name,
-        "score": seat.score,
+        "score": getattr(seat, "score", 0),
         "is_computer": seat.is_computer,
     }
 

@@ -1,18 +1,21 @@
-"""Every write to a game goes through here.
+"""Every change to a game: planned by its rules, committed by one function, announced.
 
-Each service runs in one transaction: it locks the game row (``select_for_update``; on SQLite the
-IMMEDIATE transaction mode and the process's write lock serialise writers), applies the rules,
-appends the move, bumps the version (checked on update, so a stale writer can never overwrite a
-newer state) and broadcasts the new version to the game's channel group once the transaction has
-committed.
+Whichever way a change comes in (the JSON API by token or session, a WebSocket, the text
+protocol, a computer's turn, a deadline, a join, a create, the default table's replacement, a
+Set War game, an imported Square save), it goes the same way:
 
-What a write does is planned apart from how it is written: `plan_move` and `plan_join` apply the
-rules to a game's head and return a `Change` (the moves to log and the game's row after them),
-and nothing else. The services here write a Change through Django's connection
-(`_commit_change`); the event loop's services (games.live) write the same Change through
-games.store, without a thread hop. Both broadcast the same message (`change_message`), which
-carries the change's moves, so another process can bring its cached state up to date by
-applying them (the move log is the truth) instead of reading the game.
+1. The way in says **who acts** (a seat, a name) and checks that **the request is well formed**
+   (`check_action`); a service here makes it a `Work`: the **rate limit** to count and the job.
+2. `run(work)` (Django's thread: views, pages, the admin, commands) or `await arun(work)` (the
+   event loop: the API's busiest requests, WebSockets, the text protocol) counts the limit, then
+   runs the job on the database (games.store).
+3. The job is `commit`: it reads the game's newest head, asks a **plan** (pure: the rules and
+   nothing else, `plan_move`, `plan_join`, `plan_due`...) what the request does to it, writes
+   that `Change` only if the game is still at the version it was planned on (else it plans
+   again on the newer game), and announces it: once the write has committed, the new head is
+   kept (runtime) and the game's listeners hear of it (realtime).
+
+So a game cannot tell which way a move came, and a refused request writes nothing.
 """
 
 from __future__ import annotations
@@ -22,16 +25,19 @@ import json
 import random
 import re
 import time
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
+from typing import Any
 
-from django.db import IntegrityError, connection, transaction
-from django.utils import timezone
-from rest_framework import status
+from django.db import transaction
 
-from games import limits, runtime, selectors
+from games import limits, runtime, selectors, store
 from games.errors import Conflict, Forbidden, GameError, NotFound, RuleError
-from games.models import Game, Move, Player, Seat, new_token
+from games.models import Game, new_token
 from games.rules import Result, get_rules
+from games.selectors import TableHead
+
+OVER = Game.Status.OVER
 
 # Sending a presence mark costs a write; one a second per player keeps "away" exact to a second.
 TOUCH_INTERVAL_MS = 1000
@@ -42,46 +48,37 @@ PRESENCE_ACTIONS = frozenset({"look", "watch", "touch"})
 # Mean thinking time of a computer seat, in seconds, by speed ("instant" is for tests and demos).
 COMPUTER_SPEEDS_S = {"slow": 12.0, "medium": 7.0, "fast": 3.5, "instant": 0.05}
 
+MAX_TRIES = 8  # plans of one write, each on a newer game than the last
+
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-def group_name(game_id: int) -> str:
-    return f"game-{game_id}"
-
-
-@dataclass(frozen=True)
-class MoveResult:
-    game: Game
-    outcome: dict
-    event: bool
-    seat: Seat | None = None
-
-
-# -- planning: what a write does (the rules only; no database) ----------------------------------
+# -- what a write does --------------------------------------------------------------------------
 
 
 @dataclass
 class NewSeat:
-    """The seat a join adds. It is written before the moves that name it, which is when its id
-    (`pk`) is known; `player` is the player it seats (None: the writer makes one named `name`)."""
+    """The seat a join adds; its id (`pk`) is known once written. `player_id` None: the write
+    makes a player named as the seat."""
 
     number: int
     name: str
-    player: Player | None = None
+    player_id: int | None = None
     is_computer: bool = False
+    protocol: bool = False
+    computer: dict = field(default_factory=dict)
     token: str = field(default_factory=new_token)
     pk: int | None = None
-    player_id: int | None = None
 
 
 @dataclass
 class Step:
-    """One move of a change, as its log entry: the seat (an id, a Seat, a NewSeat or None for
-    the game's own events), the actor's name, the action, what came of it, and when."""
+    """One move of a change, as its log entry: the seat (an id, a NewSeat, or None for the
+    game's own events), the actor's name, the action as the rules read it, its result, when."""
 
-    seat: int | Seat | NewSeat | None
+    seat: int | NewSeat | None
     actor: str
     action: dict
     result: Result
@@ -100,8 +97,8 @@ class Step:
 @dataclass
 class Change:
     """What one write does to a game: the moves it logs (versions `from_version` + 1 ...
-    `version`), and the game's row after them. Written with its version checked, so a change
-    planned on a stale game is never stored."""
+    `version`) and the game's row after them. Written only if the game is still at
+    `from_version`, so a change planned on a stale game is never stored."""
 
     game_id: int
     from_version: int
@@ -112,109 +109,285 @@ class Change:
     ended: bool  # the game is over with this change (its `finished` time is set)
     scores: dict[str, int]  # the seats whose score changed, by name
     new_seat: NewSeat | None = None
+    computers: dict[str, dict] = field(default_factory=dict)  # computers' new clocks, by name
+    has_computers: bool | None = None  # True when a computer joins
+    is_default: bool | None = None  # False when the default table ends (a new one follows)
+    options: dict | None = None  # the game's options, when the default table ends
 
     @property
     def version(self) -> int:
         return self.from_version + len(self.steps)
 
 
-def change_of(head, steps: list[Step], new_seat: NewSeat | None = None) -> Change:
-    """The change that `steps` (applied in order to `head`'s state) make to the game."""
-    rules = get_rules(head.kind)
-    state = steps[-1].result.state
-    status = rules.status(state)
-    before = rules.scores(head.state)
-    scores = {
-        name: score for name, score in rules.scores(state).items() if before.get(name) != score
-    }
-    ended = status == Game.Status.OVER and head.status != Game.Status.OVER
-    return Change(
-        head.pk,
-        head.version,
-        steps,
-        state,
-        status,
-        rules.next_deadline(state),
-        ended,
-        scores,
-        new_seat,
-    )
+@dataclass
+class NewGame:
+    """A game to insert: its kind, options, seed and first state, and for a game played as it
+    is made (Set War) its moves."""
+
+    kind: str
+    options: dict
+    seed: int
+    state: dict
+    status: str
+    deadline_ms: int | None
+    created_ms: int
+    is_open: bool = False
+    is_default: bool = False
+    steps: list[Step] = field(default_factory=list)
 
 
-def after(head, change: Change):
-    """A TableHead with the change applied (a new one: a cached head is shared, so it is never
-    changed in place)."""
+@dataclass(frozen=True)
+class MoveResult:
+    """What a request did: the game after it (a TableHead), what to tell the actor, whether
+    it was an event, the acting seat."""
+
+    game: TableHead
+    outcome: dict
+    event: bool
+    seat: Any = None
+
+
+@dataclass
+class Written:
+    """What `commit` found and did: the head before and after, the change (None: nothing
+    written), the plan's own answer, and for a read with seats the game's row and seats."""
+
+    head: TableHead
+    after: TableHead
+    change: Change | None
+    value: Any
+    row: store.GameRow | None = None
+    seats: list[store.SeatRow] | None = None
+    updated: Any = None
+
+
+@dataclass(frozen=True)
+class Work:
+    """A request for `run` or `arun`: the rate limits to count first, then the job."""
+
+    job: Generator
+    limits: tuple[tuple[str, str], ...] = ()
+
+
+# -- planning: the rules only, no database --------------------------------------------------------
+
+
+def _rule_error(exc: Exception) -> GameError:
+    """The platform's one rule error for whatever a kind's rules refused with."""
+    if isinstance(exc, RuleError):
+        return exc
+    return RuleError(str(exc), getattr(exc, "code", "invalid"))
+
+
+def after(head: TableHead, change: Change) -> TableHead:
+    """A head with the change applied (a new one: a cached head is shared, never changed)."""
     return dataclasses.replace(
         head,
         state=change.state,
         status=change.status,
         version=change.version,
         deadline_ms=change.deadline_ms,
+        has_computers=head.has_computers or bool(change.has_computers),
+        is_default=head.is_default if change.is_default is None else change.is_default,
     )
 
 
-def tick_step(head, now: int) -> Step | None:
-    """The rules' time-driven events (the declare timeout), when the game's deadline is due."""
-    if head.deadline_ms is None or now < head.deadline_ms or head.status == Game.Status.OVER:
+def _thinking_ms(game_id: int, number: int, version: int, speed: str) -> int:
+    """A computer's thinking time around its speed, drawn reproducibly for the game."""
+    mean = COMPUTER_SPEEDS_S[speed]
+    rng = random.Random(f"{game_id}:{number}:{version}")
+    return int(1000 * min(max(rng.gauss(mean, mean / 4), mean / 3), 2 * mean))
+
+
+def _computer_seats(seats) -> list[store.SeatRow]:
+    return sorted((s for s in seats or () if s.is_computer), key=lambda s: s.number)
+
+
+def plan_due(head: TableHead, seats, now: int) -> tuple[list[Step], dict, dict[str, dict]]:
+    """What time alone has made due before anything else: the rules' own deadline (a declare
+    timeout), then each computer whose thinking time is up acts on the board as it is. The
+    steps, the state after them and the computers' new clocks."""
+    steps: list[Step] = []
+    state = head.state
+    clocks: dict[str, dict] = {}
+    if head.deadline_ms is None or now < head.deadline_ms or head.status == OVER:
+        return steps, state, clocks
+    rules = get_rules(head.kind)
+    ticked = rules.tick(state, now)
+    if ticked.state != state:
+        steps.append(Step(None, "", {"type": "tick"}, ticked, now))
+        state = ticked.state
+    for seat in _computer_seats(seats):
+        planned = seat.computer.get("next_ms")
+        if planned is None or planned > now or rules.status(state) == OVER:
+            continue
+        clocks[seat.name] = {**seat.computer, "next_ms": None}
+        for action in rules.bot_actions(state, seat.name) or []:
+            try:
+                result = rules.apply(state, seat.name, action, now)
+            except ValueError:  # RuleError too: the board moved on under it; it thinks again
+                break
+            steps.append(Step(seat.pk, seat.name, result.action or action, result, now))
+            state = result.state
+    return steps, state, clocks
+
+
+def _schedule(head, seats, state, status, clocks, version, now, new_seat=None) -> int | None:
+    """Give every idle computer with something to do a time to act (into `clocks`); the
+    game's next deadline: the earliest of the rules' own and the computers' times."""
+    rules = get_rules(head.kind)
+    times = []
+    computers = [(s.number, s.name, clocks.get(s.name, s.computer)) for s in seats or ()]
+    computers = [c for c in computers if _is_computer(seats, c[1])]
+    if new_seat is not None and new_seat.is_computer:
+        computers.append((new_seat.number, new_seat.name, new_seat.computer))
+    for number, name, clock in computers:
+        planned = clock.get("next_ms")
+        if status == OVER:
+            planned = None
+        elif planned is None and rules.bot_actions(state, name) is not None:
+            speed = clock.get("speed", "medium")
+            planned = now + _thinking_ms(head.pk, number, version, speed)
+        if planned != clock.get("next_ms"):
+            if new_seat is not None and name == new_seat.name:
+                new_seat.computer = {**clock, "next_ms": planned}
+            else:
+                clocks[name] = {**clock, "next_ms": planned}
+        if planned is not None:
+            times.append(planned)
+    deadline = rules.next_deadline(state)
+    if deadline is not None:
+        times.append(deadline)
+    return min(times) if times else None
+
+
+def _is_computer(seats, name) -> bool:
+    return any(s.name == name and s.is_computer for s in seats)
+
+
+def change_of(
+    head: TableHead,
+    seats,
+    steps: list[Step],
+    now: int,
+    *,
+    clocks: dict[str, dict] | None = None,
+    new_seat: NewSeat | None = None,
+    has_computers: bool | None = None,
+) -> Change | None:
+    """The change `steps` make to the game (None: nothing to write), with the computers'
+    turns scheduled and the default table handed over when it ends."""
+    clocks = dict(clocks or {})
+    if not steps and not clocks:
         return None
-    result = get_rules(head.kind).tick(head.state, now)
-    if result.state == head.state:
-        return None
-    return Step(None, "", {"type": "tick"}, result, now)
+    rules = get_rules(head.kind)
+    state = steps[-1].result.state if steps else head.state
+    status = rules.status(state)
+    version = head.version + len(steps)
+    if head.has_computers or has_computers:
+        deadline = _schedule(head, seats, state, status, clocks, version, now, new_seat)
+    else:
+        deadline = rules.next_deadline(state)
+    before = rules.scores(head.state)
+    scores = {
+        name: score for name, score in rules.scores(state).items() if before.get(name) != score
+    }
+    ended = status == OVER and head.status != OVER
+    return Change(
+        head.pk,
+        head.version,
+        steps,
+        state,
+        status,
+        deadline,
+        ended,
+        scores,
+        new_seat,
+        clocks,
+        has_computers,
+        False if head.is_default and ended else None,
+    )
 
 
 def plan_move(
-    head, *, seat: int, name: str, action: dict, now: int
+    head: TableHead, seats, *, seat: int | NewSeat, name: str, action: dict, now: int
 ) -> tuple[Change | None, Result]:
-    """Apply a seat's action (after any due tick) to `head`; the change (None: nothing to
-    write) and the action's result. A refused action raises and plans nothing."""
-    steps = []
-    tick = tick_step(head, now)
-    if tick is not None:
-        steps.append(tick)
-    state = tick.result.state if tick is not None else head.state
+    """A seat's action (after whatever is due) on `head`: the change and the action's result.
+    A refused action raises and plans nothing."""
+    steps, state, clocks = plan_due(head, seats, now)
+    rules = get_rules(head.kind)
     try:
-        result = get_rules(head.kind).apply(state, name, action, now)
-    except (RuleError, ValueError) as exc:
+        result = rules.apply(state, name, action, now)
+    except ValueError as exc:  # RuleError, or the engine's own
         raise _rule_error(exc) from exc
     if result.state != state:
-        steps.append(Step(seat, name, action, result, now))
-    return (change_of(head, steps) if steps else None), result
+        steps.append(Step(seat, name, result.action or action, result, now))
+    return change_of(head, seats, steps, now, clocks=clocks), result
 
 
 def plan_join(
-    head,
-    taken: list[str],
+    head: TableHead,
+    seats,
     *,
     name: str,
     now: int,
-    player: Player | None = None,
+    player_id: int | None = None,
     is_computer: bool = False,
+    protocol: bool = False,
+    computer: dict | None = None,
 ) -> Change:
-    """Seat `name` (after any due tick) at `head`, whose seats hold the names `taken`."""
+    """Seat `name` (after whatever is due) at `head`, whose seats are `seats`."""
     rules = get_rules(head.kind)
-    steps = []
-    state, status = head.state, head.status
-    tick = tick_step(head, now)
-    if tick is not None:
-        steps.append(tick)
-        state = tick.result.state
-        status = rules.status(state)
-    if status == Game.Status.OVER:
+    steps, state, clocks = plan_due(head, seats, now)
+    status = rules.status(state)
+    if status == OVER:
         raise GameError("The game is over; nobody can join it.", http_status=409)
     if status == Game.Status.ACTIVE and not rules.join_while_active:
         raise GameError("The game has started; nobody can join it now.", http_status=409)
-    if rules.max_seats is not None and len(taken) >= rules.max_seats:
+    if rules.max_seats is not None and len(seats) >= rules.max_seats:
         raise GameError(f"The game is full ({rules.max_seats} seats).", http_status=409)
-    if name in taken:
+    if any(seat.name == name for seat in seats):
         raise GameError(f"The name {name!r} is taken at this game.", http_status=409)
     try:
         result = rules.join(state, name, now)
-    except (RuleError, ValueError) as exc:
+    except ValueError as exc:
         raise _rule_error(exc) from exc
-    seat = NewSeat(len(taken), name, player, is_computer)
+    seat = NewSeat(len(seats), name, player_id, is_computer, protocol, dict(computer or {}))
     steps.append(Step(seat, name, {"type": "join"}, result, now))
-    return change_of(head, steps, seat)
+    return change_of(
+        head,
+        seats,
+        steps,
+        now,
+        clocks=clocks,
+        new_seat=seat,
+        has_computers=True if is_computer and not head.has_computers else None,
+    )
+
+
+def plan_create(
+    *, kind: str, options: dict | None, seed: int | None, now: int, is_open=False, is_default=False
+) -> NewGame:
+    """A new game: its validated options, its seed (random when not given) and first state."""
+    rules = get_rules(kind)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**62)
+    try:
+        options = rules.options(options or {})
+        state = rules.new(options=options, seed=seed, now_ms=now)
+    except ValueError as exc:
+        raise _rule_error(exc) from exc
+    return NewGame(
+        kind,
+        options,
+        seed,
+        state,
+        rules.status(state),
+        rules.next_deadline(state),
+        now,
+        is_open,
+        is_default,
+    )
 
 
 # -- the message of a committed change ----------------------------------------------------------
@@ -224,7 +397,7 @@ def plan_join(
 MESSAGE_MOVES = 16
 
 
-def change_message(head, change: Change, *, origin: str) -> dict:
+def change_message(head: TableHead, change: Change) -> dict:
     """What every listener of the game hears once `change` is committed to `head` (the game
     before it): the game's new head, and the moves that led there from `from`, so a process
     whose cache holds the game at `from` applies them instead of reading the game.
@@ -241,402 +414,120 @@ def change_message(head, change: Change, *, origin: str) -> dict:
         "version": change.version,
         "from": change.from_version,
         "event": any(step.result.event for step in change.steps),
-        "over": change.status == Game.Status.OVER,
+        "over": change.status == OVER,
         "deadline_ms": change.deadline_ms,
         "kind": head.kind,
         "status": change.status,
         "is_open": head.is_open,
-        # Whose writes only the services make (a process following the change must know).
-        "is_default": head.is_default,
-        "has_computers": head.has_computers,
+        "is_default": head.is_default if change.is_default is None else change.is_default,
+        "has_computers": head.has_computers or bool(change.has_computers),
         "moves": moves,
-        "origin": origin,
+        "origin": runtime.ORIGIN,
     }
 
 
-# -- writing a change through Django's connection ----------------------------------------------
+# -- the one commit -------------------------------------------------------------------------------
 
-# The columns a write needs, read with one small query: the ORM's query building cost more than
-# the rest of a protocol write together (bench/bench_server.py). `state` comes from the cache.
-_LOCK_COLUMNS = (
-    "id",
-    "kind",
-    "options",
-    "seed",
-    "status",
-    "version",
-    "is_open",
-    "is_default",
-    "deadline_ms",
-    "created_ms",
-    "has_computers",
-)
+Plan = Callable[[TableHead, list | None], tuple[Change | None, Any]]
 
 
-def _lock(game_id: int) -> Game:
-    """Lock the game row for this transaction and return it for writing (with `.update()` only:
-    the instance carries just the columns a write needs)."""
-    try:
-        game_id = int(game_id)
-    except (ValueError, TypeError, OverflowError):
-        raise NotFound(f"There is no game with id {game_id}.") from None
-    sql = f"SELECT {', '.join(_LOCK_COLUMNS)} FROM games_game WHERE id = %s"
-    if connection.features.has_select_for_update:
-        sql += " FOR UPDATE"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id])
-        row = cursor.fetchone()
-    if row is None:
-        raise NotFound(f"There is no game with id {game_id}.")
-    values = dict(zip(_LOCK_COLUMNS, row, strict=True))
-    values["options"] = _OPTIONS_FIELD.from_db_value(values["options"], None, connection)
-    values["is_open"], values["is_default"] = bool(values["is_open"]), bool(values["is_default"])
-    values["has_computers"] = bool(values["has_computers"])
-    return selectors.with_state(Game(**values))
+def commit(game_id: int, plan: Plan, *, seats: bool = False, now: int | None = None):
+    """Plan a change on the game's newest head with `plan(head, seats)` and write it; announce
+    it. A job (games.store runs it): every change to a game is written here.
 
-
-_OPTIONS_FIELD = Game._meta.get_field("options")
-
-
-_SEAT_SCORE_SQL = "UPDATE games_seat SET score = %s WHERE game_id = %s AND name = %s"
-
-
-def _update_game(game_id: int, expected_version: int, /, **values) -> int:
-    """UPDATE one game row if it still has `version`; return how many rows changed.
-
-    Plain SQL with values prepared by the model's own fields (each backend gets its own JSON and
-    date forms): the ORM's query building cost more than the rest of a protocol move.
+    `plan` returns (change or None, value) or raises a GameError (nothing is written). Seats
+    are read for a plan that asks for them and for a game with computers (their turns are
+    planned with every change). A plan made on a game that has moved on since (another
+    process wrote it) is made again on the newer game.
     """
-    quote = connection.ops.quote_name
-    fields = [Game._meta.get_field(name) for name in values]
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-    params = [field.get_db_prep_save(values[field.name], connection) for field in fields]
-    sql = f"UPDATE {quote(Game._meta.db_table)} SET {assignments} WHERE id = %s AND version = %s"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, game_id, expected_version])
-        return cursor.rowcount
-
-
-_MOVE_FIELDS = [
-    Move._meta.get_field(name)
-    for name in ("game", "seq", "seat", "actor", "action", "outcome", "at_ms", "created")
-]
-
-
-def moves_append(game_id: int, moves: list[tuple[int, int | None, str, dict, dict, int]]) -> None:
-    """Append moves (seq, seat id, actor, action, outcome, at_ms) to a game's log in one go."""
-    _game, seq, seat, actor, action, outcome, at_ms, created = _MOVE_FIELDS
-    now = created.get_db_prep_save(timezone.now(), connection)
-    rows = [
-        (
-            game_id,
-            number,
-            seat_id,
-            name,
-            action.get_db_prep_save(did, connection),
-            outcome.get_db_prep_save(came, connection),
-            at,
-            now,
-        )
-        for number, seat_id, name, did, came, at in moves
-    ]
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in _MOVE_FIELDS)
-    placeholders = ", ".join(["%s"] * len(_MOVE_FIELDS))
-    sql = f"INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES ({placeholders})"
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
-
-
-def _commit_change(game: Game, change: Change) -> Seat | None:
-    """Write a change to a locked game, then let the game's own follow-ups run: computers
-    schedule their turns, the default table is replaced when it ends, and listeners hear of it
-    once the transaction commits."""
-    seat = None
-    if change.new_seat is not None:
-        new = change.new_seat
-        seat = Seat.objects.create(
-            game=game,
-            player=new.player,
-            number=new.number,
-            name=new.name,
-            token=new.token,
-            is_computer=new.is_computer,
-        )
-        new.pk, new.player_id = seat.pk, seat.player_id
-    fields = {"finished": timezone.now()} if change.ended else {}
-    changed = _update_game(
-        game.pk,
-        game.version,
-        state=change.state,
-        deadline_ms=change.deadline_ms,
-        status=change.status,
-        version=change.version,
-        updated=timezone.now(),
-        **fields,
-    )
-    if changed != 1:
-        raise Conflict("The game changed while this move was being applied; try again.")
-    game.state, game.status = change.state, change.status
-    game.version, game.deadline_ms = change.version, change.deadline_ms
-    if change.ended:
-        game.finished = fields["finished"]
-    moves_append(
-        game.pk,
-        [
-            (
-                change.from_version + n,
-                step.seat_id,
-                step.actor,
-                step.action,
-                step.result.outcome,
-                step.at,
-            )
-            for n, step in enumerate(change.steps, 1)
-        ],
-    )
-    for name, score in change.scores.items():
-        with connection.cursor() as cursor:  # plain SQL, as _update_game
-            cursor.execute(_SEAT_SCORE_SQL, [score, game.pk, name])
-    if game.has_computers:
-        _schedule_computers(game, change.steps[-1].at)
-    _broadcast(game, change)
-    if game.is_default and game.status == Game.Status.OVER:
-        _replace_default(game)
-    return seat
-
-
-def _broadcast(game: Game, change: Change) -> None:
-    """Once the transaction commits, cache the game's new state and tell its listeners.
-
-    The changes of one transaction make one message (from the version the transaction found
-    to the one it left): a listener never hears of a state that was not committed.
-    Presence marks alone are cached, not published.
-    """
-    pending = getattr(game, "_pending_change", None)
-    if pending is None:
-        pending = game._pending_change = [change.from_version, []]
-        transaction.on_commit(lambda: _after_commit(game))
-    pending[1].extend(change.steps)
-
-
-def _after_commit(game: Game) -> None:
-    from_version, steps = game.__dict__.pop("_pending_change")
-    change = Change(
-        game.pk, from_version, steps, game.state, game.status, game.deadline_ms, False, {}
-    )
-    announce(selectors.head_of(game), change)
-
-
-def announce(head, change: Change) -> None:
-    """After a change's commit (here and in games.live): keep the game's new head, and tell
-    its listeners unless the change was only presence marks."""
-    runtime.remember_head(head)
-    if any(step.published for step in change.steps):
-        runtime.publish(change_message(head, change, origin=runtime.ORIGIN))
-
-
-def _commit(game: Game, *, seat, actor: str, action: dict, result: Result, now: int) -> None:
-    """Commit one step (a computer's move) to a locked game."""
-    _commit_change(game, change_of(game, [Step(seat, actor, action, result, now)]))
-
-
-def _due_tick(game: Game, now: int) -> bool:
-    """Apply time-driven events that are due before anything else; say whether one happened.
-
-    Due are the rules' own deadlines (a declare timeout) and computer seats whose thinking time
-    is up; whichever request, watcher or socket first touches the game after that applies them.
-    """
-    if game.deadline_ms is None or now < game.deadline_ms or game.status == Game.Status.OVER:
-        return False
-    event = False
-    tick = tick_step(game, now)
-    if tick is not None:
-        _commit_change(game, change_of(game, [tick]))
-        event = tick.result.event
-    if game.has_computers:
-        event = _play_computers(game, now) or event
-    return event
-
-
-def _thinking_ms(game: Game, seat: Seat) -> int:
-    """Draw a computer's thinking time around its speed, reproducibly from the game's seed."""
-    mean = COMPUTER_SPEEDS_S[seat.computer.get("speed", "medium")]
-    rng = random.Random(f"{game.seed}:{seat.number}:{game.version}")
-    return int(1000 * min(max(rng.gauss(mean, mean / 4), mean / 3), 2 * mean))
-
-
-def _schedule_computers(game: Game, now: int) -> None:
-    """Give every idle computer seat with something to do a time to act; keep the game's
-    deadline at the earliest of the rules' deadline and the computers' times."""
-    rules = get_rules(game.kind)
-    times = []
-    for seat in game.seats.filter(is_computer=True):
-        planned = seat.computer.get("next_ms")
-        if game.status == Game.Status.OVER:
-            planned = None
-        elif planned is None and rules.bot_actions(game.state, seat.name) is not None:
-            planned = now + _thinking_ms(game, seat)
-        if planned != seat.computer.get("next_ms"):
-            seat.computer = {**seat.computer, "next_ms": planned}
-            Seat.objects.filter(pk=seat.pk).update(computer=seat.computer)
-        if planned is not None:
-            times.append(planned)
-    rules_deadline = rules.next_deadline(game.state)
-    if rules_deadline is not None:
-        times.append(rules_deadline)
-    deadline = min(times) if times else None
-    if deadline != game.deadline_ms:
-        Game.objects.filter(pk=game.pk).update(deadline_ms=deadline)
-        game.deadline_ms = deadline
-
-
-def _play_computers(game: Game, now: int) -> bool:
-    """Let each computer seat whose time is up act on the board as it is now."""
-    rules = get_rules(game.kind)
-    event = False
-    for seat in game.seats.filter(is_computer=True).order_by("number"):
-        planned = seat.computer.get("next_ms")
-        if planned is None or planned > now or game.status == Game.Status.OVER:
+    for _ in range(MAX_TRIES):
+        head, row, seat_rows = yield store.ReadHead(game_id, seats)
+        if head is None:
+            raise NotFound(f"There is no game with id {game_id}.")
+        if head.has_computers and seat_rows is None:
+            head, row, seat_rows = yield store.ReadHead(game_id, True)
+        try:
+            change, value = plan(head, seat_rows)
+        except GameError:
+            if (yield store.IsCurrent(head)):
+                raise
+            runtime.forget_head(game_id, head.version)
             continue
-        seat.computer = {**seat.computer, "next_ms": None}
-        Seat.objects.filter(pk=seat.pk).update(computer=seat.computer)
-        for action in rules.bot_actions(game.state, seat.name) or []:
-            try:
-                result = rules.apply(game.state, seat.name, action, now)
-            except (RuleError, ValueError):
-                break  # the board moved on under it; it thinks again below
-            _commit(game, seat=seat, actor=seat.name, action=action, result=result, now=now)
-            event = event or result.event
-    _schedule_computers(game, now)
-    return event
-
-
-def _rule_error(exc: Exception) -> GameError:
-    code = getattr(exc, "code", "invalid")
-    error = GameError(str(exc), http_status=status.HTTP_400_BAD_REQUEST)
-    error.code = code
-    return error
-
-
-def plan_create(
-    *, kind: str, options: dict | None, seed: int | None, now: int
-) -> tuple[dict, int, dict]:
-    """A new game's validated options, seed (random when not given) and first state."""
-    rules = get_rules(kind)
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**62)
-    try:
-        options = rules.options(options or {})
-        state = rules.new(options=options, seed=seed, now_ms=now)
-    except (RuleError, ValueError) as exc:
-        raise _rule_error(exc) from exc
-    return options, seed, state
-
-
-def game_create(
-    *,
-    kind: str,
-    options: dict | None = None,
-    seed: int | None = None,
-    is_open: bool = False,
-    is_default: bool = False,
-    now: int | None = None,
-) -> Game:
-    """Create a game of a kind with validated options and a seed (random when not given)."""
-    now = now_ms() if now is None else now
-    options, seed, state = plan_create(kind=kind, options=options, seed=seed, now=now)
-    rules = get_rules(kind)
-    return Game.objects.create(
-        kind=kind,
-        options=options,
-        seed=seed,
-        state=state,
-        status=rules.status(state),
-        deadline_ms=rules.next_deadline(state),
-        created_ms=now,
-        is_open=is_open,
-        is_default=is_default,
-    )
-
-
-def _replace_default(finished: Game) -> None:
-    """Make a fresh table the default when the default one is over (set-table-protocol §8)."""
-    Game.objects.filter(pk=finished.pk).update(is_default=False)
-    finished.is_default = False
-    game_create(
-        kind=finished.kind,
-        options={k: v for k, v in finished.options.items() if k != "deck"},
-        is_open=True,
-        is_default=True,
-    )
-
-
-def default_table() -> Game:
-    """The table the bare protocol routes address, created on first use."""
-    game = Game.objects.filter(is_default=True).first()
-    if game is not None:
-        return game
-    try:
-        with runtime.write_transaction():
-            return game_create(
-                kind=Game.Kind.SET, options={"rules": "declare"}, is_open=True, is_default=True
+        if change is None:
+            if (yield store.IsCurrent(head)):
+                return Written(head, head, None, value, row, seat_rows)
+            runtime.forget_head(game_id, head.version)
+            continue
+        updated = yield store.WriteChange(change)
+        if updated is None:
+            runtime.forget_head(game_id, head.version)
+            continue
+        new_head = after(head, change)
+        published = any(step.published for step in change.steps)
+        yield store.Announce((new_head, change_message(head, change) if published else None))
+        if change.is_default is False:  # the default table ended: a fresh one takes its place
+            _, row, _ = yield store.ReadHead(game_id, True)
+            options = {k: v for k, v in row.options.items() if k != "deck"}
+            fresh = plan_create(
+                kind=head.kind, options=options, seed=None, now=now_ms(), is_open=True
             )
-    except IntegrityError:  # another request created it first
-        return Game.objects.get(is_default=True)
+            fresh.is_default = True
+            yield store.InsertGame(fresh)
+        return Written(head, new_head, change, value, row, seat_rows, updated)
+    raise Conflict("The game is changing too fast to play on; try again.")
 
 
-def protocol_seat_id(game: Game, name: str) -> int | None:
-    """The seat a protocol name acts for: one joined by name (the protocol or a token client),
-    never a browser session's or a computer's; their names are taken (`_add_seat` refuses)."""
-    seat_id = runtime.cached_seat(game.pk, name)
-    if seat_id is None:
-        seat_id = (
-            Seat.objects.filter(
-                game_id=game.pk,
-                name=name,
-                is_computer=False,
-                player__session_key="",
-                player__user__isnull=True,
-            )
-            .values_list("id", flat=True)
-            .first()
-        )
-        if seat_id is not None and not connection.in_atomic_block:
-            runtime.remember_seat(game.pk, name, seat_id)
-        elif seat_id is not None:
-            # Only a committed seat may be cached (this transaction could still roll back).
-            transaction.on_commit(lambda: runtime.remember_seat(game.pk, name, seat_id))
-    return seat_id
-
-
-def _add_seat(game: Game, *, player: Player, name: str, now: int) -> Seat:
-    taken = list(game.seats.order_by().values_list("name", flat=True))
-    change = plan_join(
-        game, taken, name=name, now=now, player=player, is_computer=player.is_computer
+def insert(game: NewGame):
+    """The job that makes a new game (and writes the moves of one played as it is made)."""
+    game_id, created = yield store.InsertGame(game)
+    head = TableHead(
+        game_id,
+        game.kind,
+        game.is_open,
+        game.status,
+        len(game.steps),
+        game.deadline_ms,
+        game.state,
+        game.is_default,
     )
-    return _commit_change(game, change)
+    yield store.Announce((head, None))
+    return head, created, game.options
 
 
-def game_join(
-    *, game_id: int, player: Player, name: str | None = None, now: int | None = None
-) -> Seat:
-    """Seat a player at a game under a name unique there; the seat carries the API token."""
-    now = now_ms() if now is None else now
-    with runtime.write_transaction():
-        game = _lock(game_id)
-        _due_tick(game, now)
-        return _add_seat(game, player=player, name=name or player.name, now=now)
+def announce(announced: list) -> None:
+    """After a commit: keep each game's new head (and a protocol name's new seat), and tell
+    the game's listeners of the change."""
+    for head, message, *seat in announced:
+        runtime.remember_head(head)
+        if seat:
+            runtime.remember_seat(head.pk, *seat)
+        if message is not None:
+            runtime.publish(message)
 
+
+def run(work: Work):
+    """Serve a request on Django's thread: its limits, then its job in one transaction; the
+    announcements once that transaction has committed."""
+    for scope, key in work.limits:
+        limits.check(scope, key)
+    ran = store.run(work.job)
+    if ran.announced:
+        transaction.on_commit(lambda: announce(ran.announced))
+    return ran.value
+
+
+async def arun(work: Work):
+    """Serve a request on the event loop: its limits, then its job, then its announcements."""
+    for scope, key in work.limits:
+        await limits.acheck(scope, key)
+    ran = await store.arun(work.job)
+    announce(ran.announced)
+    return ran.value
+
+
+# -- the requests ---------------------------------------------------------------------------------
 
 _JSON_NUL = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
-
-
-def seat_move(*, game_id: int, seat: Seat, action: dict, now: int | None = None) -> MoveResult:
-    """A seat's move through the API or the WebSocket: counted against the seat's rate limit,
-    then submitted (the text protocol counts its moves against the same seat: protocol.limit)."""
-    limits.check("moves", f"seat:{seat.pk}")
-    return move_submit(game_id=game_id, seat=seat, action=action, now=now)
 
 
 def check_action(action) -> None:
@@ -658,71 +549,303 @@ def check_action(action) -> None:
         ) from None
 
 
-def move_submit(*, game_id: int, seat: Seat, action: dict, now: int | None = None) -> MoveResult:
-    """Apply one action for a seat; a refused action raises and changes nothing."""
-    now = now_ms() if now is None else now
+def move(*, game_id: int, seat, action: dict, now: int | None = None) -> Work:
+    """A seat's move (over the API, a WebSocket or by a computer of the tests): the action must
+    be well formed, the seat's moves are counted, then the rules decide. `run`/`arun` it for a
+    MoveResult."""
+    if seat.game_id != game_id:
+        raise Forbidden("That seat does not belong to this game.")
     check_action(action)
-    with runtime.write_transaction():
-        game = _lock(game_id)
-        if seat.game_id != game.pk:
-            raise Forbidden("That seat does not belong to this game.")
-        if game.has_computers:
-            _due_tick(game, now)  # computers whose time is up play first
-        change, result = plan_move(game, seat=seat.pk, name=seat.name, action=action, now=now)
-        if change is not None:
-            _commit_change(game, change)
-        return MoveResult(game=game, outcome=result.outcome, event=result.event, seat=seat)
+    now = now_ms() if now is None else now
+
+    def plan(head, seats):
+        return plan_move(head, seats, seat=seat.pk, name=seat.name, action=action, now=now)
+
+    return Work(_move_job(game_id, plan, seat, now), (("moves", f"seat:{seat.pk}"),))
 
 
-def seat_add_computer(*, game_id: int, speed: str = "medium", now: int | None = None) -> Seat:
+async def amove(*, game_id: int, seat, action: dict, now: int | None = None) -> MoveResult:
+    """`move` served on the event loop (the WebSocket, the API's token move)."""
+    return await arun(move(game_id=game_id, seat=seat, action=action, now=now))
+
+
+def _move_job(game_id, plan, seat, now):
+    written = yield from commit(game_id, plan, now=now)
+    result = written.value
+    return MoveResult(written.after, result.outcome, result.event, seat)
+
+
+def join(
+    *,
+    game_id: int,
+    name: str,
+    player_id: int | None = None,
+    client: str | None = None,
+    now: int | None = None,
+) -> Work:
+    """Seat a player (`player_id`, or a new one named `name`) under a name unique at the game;
+    `client`'s joins are counted. `run`/`arun` it for a Written whose change holds the seat."""
+    now = now_ms() if now is None else now
+
+    def plan(head, seats):
+        return plan_join(head, seats, name=name, now=now, player_id=player_id), None
+
+    counted = (("joins", client),) if client is not None else ()
+    return Work(commit(game_id, plan, seats=True, now=now), counted)
+
+
+def create(
+    *,
+    kind: str,
+    options: dict | None = None,
+    seed: int | None = None,
+    is_open: bool = False,
+    is_default: bool = False,
+    client: str | None = None,
+    now: int | None = None,
+) -> Work:
+    """Make a game of a kind with validated options; `client`'s joins are counted. `run`/`arun`
+    it for (the new game's head, its creation time, its options)."""
+    now = now_ms() if now is None else now
+
+    def job():  # the rules check the options once the limit is counted
+        game = plan_create(
+            kind=kind, options=options, seed=seed, now=now, is_open=is_open, is_default=is_default
+        )
+        return (yield from insert(game))
+
+    counted = (("joins", client),) if client is not None else ()
+    return Work(job(), counted)
+
+
+def create_played(game: NewGame) -> Work:
+    """Store a game played to its end as it is made (Set War): the game and all its moves."""
+    return Work(insert(game))
+
+
+def tick(*, game_id: int, now: int | None = None) -> Work:
+    """Apply whatever time alone has made due (watchers and sockets ask at deadlines)."""
+    now = now_ms() if now is None else now
+
+    def plan(head, seats):
+        steps, _state, clocks = plan_due(head, seats, now)
+        change = change_of(head, seats, steps, now, clocks=clocks)
+        return change, any(step.result.event for step in steps)
+
+    return Work(_tick_job(game_id, plan, now))
+
+
+def _tick_job(game_id, plan, now):
+    written = yield from commit(game_id, plan, now=now)
+    return MoveResult(written.after, {}, written.value)
+
+
+def add_computer(
+    *, game_id: int, speed: str = "medium", client: str | None = None, now: int | None = None
+) -> Work:
     """Seat a computer player, which finds sets after a delay drawn around its speed and plays
     through the same rules as a person (so a quicker person beats it)."""
     if speed not in COMPUTER_SPEEDS_S:
         known = ", ".join(COMPUTER_SPEEDS_S)
         raise GameError(f"Unknown computer speed {speed!r}; use one of {known}.")
     now = now_ms() if now is None else now
-    with runtime.write_transaction():
-        game = _lock(game_id)
-        if not hasattr(get_rules(game.kind), "bot_actions"):
-            raise GameError(f"{game.get_kind_display()} games have no computer players.")
-        taken = set(game.seats.values_list("name", flat=True))
+
+    def plan(head, seats):
+        if not hasattr(get_rules(head.kind), "bot_actions"):
+            kind = Game.Kind(head.kind).label
+            raise GameError(f"{kind} games have no computer players.")
+        taken = {seat.name for seat in seats}
         number = 1
         while f"Computer{number}" in taken:
             number += 1
-        player = Player.objects.create(name=f"Computer{number}", is_computer=True)
-        if not game.has_computers:
-            game.has_computers = True
-            Game.objects.filter(pk=game.pk).update(has_computers=True)
-        seat = _add_seat(game, player=player, name=player.name, now=now)
-        seat.computer = {"speed": speed, "next_ms": None}
-        seat.save(update_fields=["computer"])
-        _schedule_computers(game, now)
-        return seat
+        clock = {"speed": speed, "next_ms": None}
+        change = plan_join(
+            head, seats, name=f"Computer{number}", now=now, is_computer=True, computer=clock
+        )
+        return change, None
+
+    counted = (("joins", client),) if client is not None else ()
+    return Work(commit(game_id, plan, seats=True, now=now), counted)
 
 
-def game_tick(*, game_id: int, now: int | None = None) -> MoveResult:
-    """Apply whatever time alone has made due (watchers and sockets call this at deadlines)."""
+def protocol_work(
+    *, game_id: int, name: str, action: dict, now: int | None = None, limits_=()
+) -> Work:
+    """One plain-text protocol request at an open table: join the name if new (a seat played
+    by name), then act, in one write. A name that a browser, a computer or a token client holds
+    at the table is refused. `limits_` are the way in's counts (a new name's join, the seat's
+    moves)."""
     now = now_ms() if now is None else now
-    with runtime.write_transaction():
-        game = _lock(game_id)
-        event = _due_tick(game, now)
-        return MoveResult(game=game, outcome={}, event=event)
+    cached = runtime.cached_seat(game_id, name)
+
+    def plan(head, seats):
+        steps, state, clocks = plan_due(head, seats, now)
+        rules = get_rules(head.kind)
+        if rules.status(state) == OVER:
+            change = change_of(head, seats, steps, now, clocks=clocks)
+            return change, Result(state, {}, any(s.result.event for s in steps))
+        seat = cached
+        if seat is None:
+            seat = next((s for s in seats if s.name == name), None)
+            if seat is not None and not seat.protocol:
+                raise GameError(f"The name {name!r} is taken at this game.", http_status=409)
+            seat = seat.pk if seat is not None else None
+        event = False
+        if seat is None:
+            midway = dataclasses.replace(head, state=state, version=head.version + len(steps))
+            joined = plan_join(midway, seats, name=name, now=now, protocol=True)
+            steps += joined.steps
+            seat, state, event = joined.new_seat, joined.state, True
+        try:
+            result = rules.apply(state, name, action, now)
+        except ValueError as exc:
+            raise _rule_error(exc) from exc
+        if result.state != state:
+            steps.append(Step(seat, name, result.action or action, result, now))
+        new_seat = seat if isinstance(seat, NewSeat) else None
+        change = change_of(head, seats, steps, now, clocks=clocks, new_seat=new_seat)
+        event = event or result.event or any(s.result.event for s in steps)
+        return change, Result(result.state, result.outcome, event)
+
+    return Work(_protocol_job(game_id, plan, name, cached is None, now), tuple(limits_))
+
+
+def _protocol_job(game_id, plan, name, read_seats, now):
+    written = yield from commit(game_id, plan, seats=read_seats, now=now)
+    change = written.change
+    seat = None
+    if change is not None and change.new_seat is not None:
+        seat = change.new_seat.pk
+    elif written.seats is not None:
+        seat = next((s.pk for s in written.seats if s.name == name and s.protocol), None)
+    if seat is not None:  # known from now on, once committed: no read of the seats
+        yield store.Announce((written.after, None, name, seat))
+    result = written.value
+    return MoveResult(written.after, result.outcome, result.event)
+
+
+# -- the services as Django's thread calls them (views, pages, the admin, commands, tests) --------
+
+
+def game_create(
+    *,
+    kind: str,
+    options: dict | None = None,
+    seed: int | None = None,
+    is_open: bool = False,
+    is_default: bool = False,
+    now: int | None = None,
+) -> Game:
+    """Create a game of a kind with validated options and a seed (random when not given)."""
+    head, _created, _options = run(
+        create(
+            kind=kind, options=options, seed=seed, is_open=is_open, is_default=is_default, now=now
+        )
+    )
+    return Game.objects.get(pk=head.pk)
+
+
+def game_join(*, game_id: int, player=None, name: str | None = None, now: int | None = None):
+    """Seat a player at a game under a name unique there; the seat (a SeatRef) carries the
+    API token."""
+    name = name or player.name
+    written = run(
+        join(
+            game_id=int(game_id),
+            name=name,
+            player_id=player.pk if player is not None else None,
+            now=now,
+        )
+    )
+    return seat_ref(int(game_id), written.change.new_seat)
+
+
+def seat_ref(game_id: int, new: NewSeat) -> store.SeatRef:
+    return store.SeatRef(
+        new.pk, game_id, new.player_id, new.number, new.name, new.token, new.is_computer, False
+    )
+
+
+def seat_add_computer(*, game_id: int, speed: str = "medium", now: int | None = None):
+    """`add_computer` from Django's thread: the new computer seat."""
+    written = run(add_computer(game_id=int(game_id), speed=speed, now=now))
+    return seat_ref(int(game_id), written.change.new_seat)
+
+
+def move_submit(*, game_id: int, seat, action: dict, now: int | None = None) -> MoveResult:
+    """`move` from Django's thread (commands, the tests): the result with the game's row."""
+    return _with_row(run(move(game_id=game_id, seat=seat, action=action, now=now)))
 
 
 def protocol_act(*, game_id: int, name: str, action: dict, now: int | None = None) -> MoveResult:
-    """Serve one plain-text protocol request: join the name if new, then act, atomically."""
+    """`protocol_work` from Django's thread (commands, the tests), without rate limits."""
+    return _with_row(run(protocol_work(game_id=game_id, name=name, action=action, now=now)))
+
+
+def game_tick(*, game_id: int, now: int | None = None) -> MoveResult:
+    """`tick` from Django's thread: the result with the game's row."""
+    return _with_row(run(tick(game_id=game_id, now=now)))
+
+
+def _with_row(result: MoveResult) -> MoveResult:
+    return dataclasses.replace(result, game=selectors.game_get(result.game.pk))
+
+
+def game_fresh(game_id, now: int) -> TableHead:
+    """The game as it is now, with any due time-driven event applied first (a read that finds
+    a deadline passed asks for the tick): reads never show stale clocks."""
+    head = selectors.game_head(game_id)
+    if head.deadline_ms is not None and now >= head.deadline_ms and head.status != OVER:
+        head = game_tick(game_id=head.pk, now=now).game
+    return head
+
+
+async def agame_fresh(game_id: int, now: int | None = None) -> TableHead:
+    """`game_fresh` on the event loop."""
     now = now_ms() if now is None else now
-    with runtime.write_transaction():
-        game = _lock(game_id)
-        event = _due_tick(game, now)
-        if game.status == Game.Status.OVER:
-            return MoveResult(game=game, outcome={}, event=event)
-        seat = protocol_seat_id(game, name)
-        if seat is None:
-            player = Player.objects.create(name=name)
-            seat = _add_seat(game, player=player, name=name, now=now).pk
-            event = True
-        change, result = plan_move(game, seat=seat, name=name, action=action, now=now)
-        if change is not None:
-            _commit_change(game, change)
-        return MoveResult(game=game, outcome=result.outcome, event=event or result.event)
+    head = await ahead(game_id)
+    if head is None:
+        raise NotFound(f"There is no game with id {game_id}.")
+    if head.deadline_ms is not None and now >= head.deadline_ms and head.status != OVER:
+        head = (await arun(tick(game_id=game_id, now=now))).game
+    return head
+
+
+async def ahead(game_id) -> TableHead | None:
+    """The game's head as it is now (its state from the cache when current), from the loop."""
+    if not selectors.is_row_id(game_id):
+        return None
+    head, _row, _seats = await store.aread("read_head", store.ReadHead(game_id))
+    if head is not None:
+        runtime.remember_head(head)
+    return head
+
+
+def default_table() -> TableHead:
+    """The table the bare protocol routes address, created on first use."""
+    head = selectors.table_head(default=True)
+    if head is not None:
+        return head
+    try:
+        head, _created, _options = run(
+            create(kind=Game.Kind.SET, options={"rules": "declare"}, is_open=True, is_default=True)
+        )
+    except Conflict:  # another request created it first
+        head = selectors.table_head(default=True)
+    return head
+
+
+async def adefault_table() -> TableHead | None:
+    """`default_table` on the event loop."""
+    game_id = await store.aread("default_id")
+    if game_id is None:
+        try:
+            head, _created, _options = await arun(
+                create(
+                    kind=Game.Kind.SET, options={"rules": "declare"}, is_open=True, is_default=True
+                )
+            )
+            return head
+        except Conflict:  # another request created it first
+            game_id = await store.aread("default_id")
+    return await ahead(game_id)

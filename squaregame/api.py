@@ -174,9 +174,9 @@ class SquareImportView(APIView):
         ],
     )
     def post(self, request):
-        limits.check_join(request)
         data = SquareImportRequest(data=request.data)
         data.is_valid(raise_exception=True)
+        limits.check_join(request)
         values = data.validated_data
         game = services.game_create(
             kind=Game.Kind.SQUARE,

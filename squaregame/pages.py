@@ -120,12 +120,12 @@ def square_home(request):
         return render(request, "square.html", _games_context(request, player))
     form = {key: (request.POST.get(key) or "")[:40] for key in request.POST}
     try:
-        limits.check_join(request)
         players = _int_choice(request.POST, "players", PLAYER_COUNTS, "number of players", 2)
         computers = _int_choice(
             request.POST, "computers", range(players), f"number of computers (0-{players - 1})", 1
         )
         speed = _choice(request.POST, "speed", SPEEDS, "computer speed", "fast")
+        limits.check_join(request)
         player = _form_player(request)
         game = services.game_create(kind=Game.Kind.SQUARE, options={"players": players})
         services.game_join(game_id=game.pk, player=player, name=player.name)
@@ -144,7 +144,6 @@ def square_import(request):
     """Continue a saved game: the upload becomes a new game the visitor sits at as seat 1."""
     form = {"import_players": (request.POST.get("import_players") or "")[:4]}
     try:
-        limits.check_join(request)
         players = _int_choice(
             request.POST, "import_players", PLAYER_COUNTS, "number of players", SAVE_PLAYERS_DEFAULT
         )
@@ -161,6 +160,7 @@ def square_import(request):
             save = clean_save(data)
         except RuleError as error:
             raise FormError(str(error)) from None
+        limits.check_join(request)
         player = _form_player(request)
         game = services.game_create(
             kind=Game.Kind.SQUARE, options={"players": players, "save": save}

@@ -1,24 +1,19 @@
 """Writes for Set War: play a whole game and store it with its rounds as moves.
 
 A Set War game has no decisions, so it is played as it is created: the rounds are computed
-first (outside any transaction, so no lock is held while the engine runs), then the game row and
-one Move per round are written in one transaction. The moves are bulk-inserted and the final
-state, status and version are set together, so ``version == number of moves == last seq`` and
-replaying the moves from the seed and options gives the stored state (games.replay).
+first (no lock is held while the engine runs), then the game and one move per round are written
+together by the services (`services.create_played`), so ``version == number of moves == last
+seq`` and replaying the moves from the seed and options gives the stored state (games.replay).
 """
 
 from __future__ import annotations
 
 import random
 
-from django.db import transaction
-from django.utils import timezone
-
-from games import runtime, selectors
-from games.errors import GameError, RuleError
+from games import services
+from games.errors import GameError
 from games.models import Game
 from games.rules import get_rules
-from games.services import moves_append, now_ms
 
 
 def setwar_run(*, players, cards=None, seed: int | None = None, now: int | None = None) -> Game:
@@ -30,7 +25,7 @@ def setwar_run(*, players, cards=None, seed: int | None = None, now: int | None 
     whose message is the engine's (``invalid card: 0123``) and stores nothing.
     """
     rules = get_rules(Game.Kind.SETWAR)
-    now = now_ms() if now is None else now
+    now = services.now_ms() if now is None else now
     if seed is None:
         seed = random.SystemRandom().randrange(2**62)
     try:
@@ -38,30 +33,16 @@ def setwar_run(*, players, cards=None, seed: int | None = None, now: int | None 
             {"players": players} if cards is None else {"players": players, "cards": cards}
         )
         state = rules.new(options=options, seed=seed, now_ms=now)
-        moves = []
+        steps = []
         while not state["over"]:
-            number = state["round"] + 1
-            action = {"type": "round", "number": number}
+            action = {"type": "round", "number": state["round"] + 1}
             result = rules.apply(state, "", action, now)
             state = result.state
-            moves.append((number, action, result.outcome))
-    except (RuleError, ValueError) as exc:
+            steps.append(services.Step(None, "", action, result, now))
+    except ValueError as exc:  # the engine's own, or the rules'
         raise GameError(str(exc)) from exc
-
-    with runtime.write_transaction():
-        game = Game.objects.create(
-            kind=Game.Kind.SETWAR,
-            options=options,
-            seed=seed,
-            state=state,
-            status=rules.status(state),
-            version=len(moves),
-            deadline_ms=None,
-            created_ms=now,
-            finished=timezone.now(),
-        )
-        # One Move per round, in one executemany: a drawn game has 10,000 rounds.
-        moves_append(game.pk, [(n, None, "", action, outcome, now) for n, action, outcome in moves])
-        head = selectors.head_of(game)
-        transaction.on_commit(lambda: runtime.remember_head(head))
-    return game
+    game = services.NewGame(
+        Game.Kind.SETWAR, options, seed, state, rules.status(state), None, now, steps=steps
+    )
+    head, _created, _options = services.run(services.create_played(game))
+    return Game.objects.get(pk=head.pk)

@@ -231,7 +231,7 @@ def test_a_token_that_is_not_one_finds_no_seat_without_asking_the_database(junk)
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games.selectors import seat_by_token
+    from games.store import seat_by_token
 
     with CaptureQueriesContext(connection) as queries:
         assert seat_by_token(junk) is None

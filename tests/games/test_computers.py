@@ -22,7 +22,7 @@ def run_clock(game: Game, *, until_ms: int, step_ms: int = 100) -> Game:
         if game.status == Game.Status.OVER:
             break
         now += step_ms
-    return game
+    return Game.objects.get(pk=game.pk)
 
 
 def test_a_classic_table_with_a_computer_plays_to_its_end():

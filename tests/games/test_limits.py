@@ -173,14 +173,15 @@ def test_pages_count_new_tables_as_joins(client, settings):
     assert Game.objects.count() == 1
 
 
-def test_a_seat_has_one_move_budget_across_the_api_and_the_protocol(
+def test_a_seat_joined_with_a_token_cannot_be_played_by_name_over_the_protocol(
     client, settings, example_table
 ):
     settings.RATE_LIMIT_MOVES = "1/hour"
-    ann = join(client, example_table.pk, "ann")  # a token client: the protocol may act for it
+    ann = join(client, example_table.pk, "ann")  # a token client's seat
     url = f"/api/games/{example_table.pk}/moves"
     assert post(client, url, {"type": "declare"}, ann).status_code == 200
     before = Game.objects.get(pk=example_table.pk).version
-    refused = client.get(f"/tables/{example_table.pk}/pick/ann/0,0")
-    assert refused.status_code == 429
+    refused = client.get(f"/tables/{example_table.pk}/declare/ann")
+    assert refused.status_code == 404
+    assert refused.content == b"The name 'ann' is taken at this game.\n"
     assert Game.objects.get(pk=example_table.pk).version == before

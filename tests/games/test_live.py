@@ -17,7 +17,8 @@ from django.utils import timezone
 from cards.engine.classic import JUST_TAKEN
 from cards.engine.errors import SetError
 from cards.engine.table import count_sets_in, is_set_of
-from games import hub, live, runtime, selectors, services, store
+from games import hub, runtime, selectors, services, store
+from games.api import created_answer, join_answer
 from games.errors import GameError
 from games.models import Game, Move, Player, Seat
 from games.replay import replay
@@ -62,19 +63,22 @@ def classic_game(names=("ann", "bob"), *, now=T):
 
 
 async def move(game_id: int, token: str, action, now: int | None = None):
-    """A seat's move as the fast API and the sockets make it: the token's seat, then live.move."""
-    seat = await live.seat_by_token(token)
-    return await live.move(game_id=game_id, seat=seat, action=action, now=now)
+    """A seat's move as the fast API and the sockets make it: the token's seat, then the move
+    served on the loop."""
+    seat = await store.aseat_by_token(token)
+    return await services.amove(game_id=game_id, seat=seat, action=action, now=now)
 
 
 async def join(game_id: int, name: str, now: int | None = None) -> dict:
-    return await live.join(game_id=game_id, name=name, client=CLIENT, now=now)
+    written = await services.arun(services.join(game_id=game_id, name=name, client=CLIENT, now=now))
+    return join_answer(written)
 
 
 async def create(kind: str, options: dict, seed: int | None, now: int | None = None) -> dict:
-    return await live.create(
-        kind=kind, options=options, seed=seed, is_open=True, client=CLIENT, now=now
+    made = await services.arun(
+        services.create(kind=kind, options=options, seed=seed, is_open=True, client=CLIENT, now=now)
     )
+    return created_answer(made)
 
 
 def written(game_id: int) -> dict:
@@ -120,7 +124,7 @@ async def close_the_pool() -> None:
     open more connections in the background, and a pool task cancelled while it connects never
     ends: a server's loop never ends, but a test's would wait for it for ever."""
     found = store.store()
-    if isinstance(found, store.PostgresStore):
+    if isinstance(found, store.LoopPostgres):
         await (await found.pool()).close()
 
 
@@ -141,7 +145,7 @@ def test_a_move_written_on_the_loop_is_read_back_as_the_services_would_have_writ
     game, (ann, bob) = classic_game()
     twin, (twin_ann, twin_bob) = classic_game()
     change, planned = services.plan_move(
-        selectors.head_of(game), seat=ann.pk, name="ann", action=FIRST_SET, now=T + 10
+        selectors.head_of(game), [], seat=ann.pk, name="ann", action=FIRST_SET, now=T + 10
     )
     before = timezone.now()
     result = on_loop(move, game.pk, ann.token, FIRST_SET, T + 10)
@@ -310,8 +314,8 @@ def test_a_refused_action_changes_nothing_and_says_what_the_rules_say(table):
     _other, (stranger, _) = classic_game()
 
     async def stranger_moves():
-        seat = await live.seat_by_token(stranger.token)
-        return await live.move(game_id=game.pk, seat=seat, action=FIRST_SET, now=T + 30)
+        seat = await store.aseat_by_token(stranger.token)
+        return await services.amove(game_id=game.pk, seat=seat, action=FIRST_SET, now=T + 30)
 
     before = snapshot(game.pk)
     with pytest.raises(GameError) as refused:
@@ -369,7 +373,7 @@ def test_a_refusal_planned_on_a_stale_cached_head_is_not_returned_once_the_game_
     )
     # On the stale board those cards are still in the deck: it would refuse the claim.
     with pytest.raises(GameError, match="not on the board"):
-        services.plan_move(stale, seat=ann.pk, name="ann", action=claim(fresh_set), now=T + 20)
+        services.plan_move(stale, [], seat=ann.pk, name="ann", action=claim(fresh_set), now=T + 20)
 
     cache_stale(stale, current)
     result = on_loop(move, game.pk, ann.token, claim(fresh_set), T + 20)
@@ -522,13 +526,13 @@ def test_a_move_waits_for_another_thread_s_write_off_the_loop_which_keeps_servin
             connection.close()
 
     async def run():
-        seat = await live.seat_by_token(ann.token)
+        seat = await store.aseat_by_token(ann.token)
         writer = threading.Thread(target=another_writer)
         writer.start()
         await asyncio.to_thread(held.wait, 10)
         async with LoopTicks() as ticks:
             started = time.monotonic()
-            result = await live.move(game_id=game.pk, seat=seat, action=FIRST_SET, now=T + 20)
+            result = await services.amove(game_id=game.pk, seat=seat, action=FIRST_SET, now=T + 20)
             waited = time.monotonic() - started
         await asyncio.to_thread(writer.join, 10)
         return result, waited, ticks.count
@@ -550,11 +554,11 @@ def test_twenty_claims_of_one_set_at_once_on_the_loop_score_exactly_once():
     game, seats = classic_game(names)
 
     async def all_at_once():
-        refs = [await live.seat_by_token(seat.token) for seat in seats]
+        refs = [await store.aseat_by_token(seat.token) for seat in seats]
         try:
             return await asyncio.gather(
                 *(
-                    live.move(game_id=game.pk, seat=refs[n % len(refs)], action=FIRST_SET)
+                    services.amove(game_id=game.pk, seat=refs[n % len(refs)], action=FIRST_SET)
                     for n in range(20)
                 ),
                 return_exceptions=True,
@@ -611,7 +615,7 @@ def test_a_listener_hears_each_committed_change_once_with_its_moves():
             result = await move(game.pk, ann.token, FIRST_SET, now)
             heard.append(await inbox.wait_for(1))
             # A change the services commit on a game-database thread is heard the same way.
-            bob_ref = await live.seat_by_token(bob.token)
+            bob_ref = await store.aseat_by_token(bob.token)
             await runtime.run_db(
                 services.move_submit, game_id=game.pk, seat=bob_ref, action=hint, now=now + 1
             )
