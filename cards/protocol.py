@@ -40,6 +40,7 @@ from games import hub, limits, runtime, selectors, services
 from games.errors import GameError
 from games.middleware import allowed_host
 from games.models import Game
+from games.store import TableHead
 
 PROTOCOL_PATH = re.compile(r"^/(?:(?:look|declare|pick|add|watch|tables)(?:/.*)?|scores.*)$", re.S)
 
@@ -83,7 +84,7 @@ def is_protocol_table(game) -> bool:
     return game.kind == Game.Kind.SET and game.is_open and game.state.get("rules") == "declare"
 
 
-def _table(game) -> selectors.TableHead | None:
+def _table(game) -> TableHead | None:
     return game if game is not None and is_protocol_table(game) else None
 
 
@@ -240,7 +241,7 @@ def _watch_join(game_id: int, name: str, now: int, client: str):
     return services.run(work).game
 
 
-def _load(game_id: int) -> selectors.TableHead:
+def _load(game_id: int) -> TableHead:
     return selectors.table_head(game_id=game_id)
 
 

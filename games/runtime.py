@@ -73,9 +73,6 @@ def shutdown() -> None:
     """Close every game-database thread's connection and stop the threads (tests call this
     before their database is dropped; a server simply exits)."""
     global _executor
-    from games import store
-
-    store.close_all()
     with _executor_guard:
         pool, _executor = _executor, None
     if pool is None:
@@ -191,10 +188,9 @@ def forget_states() -> None:
         _heads.clear()
         _seat_ids.clear()
         _rendered.clear()
-    from games import hub, store
+    from games import hub
 
     hub.forget()
-    store.close_all()
 
 
 # Seat ids by (game, name): seats are never deleted or renamed, so an id once committed holds.

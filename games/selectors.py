@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 from django.db import connection
 from django.db.models import QuerySet
 
-from games import runtime
+from games import runtime, store
 from games.errors import NotFound
 from games.models import Game, Move
 from games.rules import get_rules
+from games.store import TableHead, head_of
 
 
 def game_list(*, kind: str | None = None, status: str | None = None, is_open=None) -> QuerySet:
@@ -37,86 +35,17 @@ def with_state(game: Game) -> Game:
     return game
 
 
-@dataclass(frozen=True)
-class TableHead:
-    """What the hot paths need of a game: the row's few columns and the state. Read with one
-    small SQL query instead of the ORM, which costs ten times more per query here
-    (bench/bench_server.py), and kept per game by runtime.remember_head: a cached head is shared
-    by every reader, so neither it nor its state is ever changed in place."""
-
-    pk: int
-    kind: str
-    is_open: bool
-    status: str
-    version: int
-    deadline_ms: int | None
-    state: dict
-    is_default: bool = False
-    has_computers: bool = False
-
-
-def head_of(game: Game, state: dict | None = None) -> TableHead:
-    """A game row's head (with `state`, or the game's own)."""
-    return TableHead(
-        game.pk,
-        game.kind,
-        game.is_open,
-        game.status,
-        game.version,
-        game.deadline_ms,
-        game.state if state is None else state,
-        game.is_default,
-        game.has_computers,
-    )
-
-
-HEAD_COLUMNS = (
-    "id",
-    "kind",
-    "is_open",
-    "status",
-    "version",
-    "deadline_ms",
-    "is_default",
-    "has_computers",
-)
-_HEAD_SQL = f"SELECT {', '.join(HEAD_COLUMNS)} FROM games_game WHERE {{where}}"
-
-
-def head_from_row(row, state: dict) -> TableHead:
-    """A head from a row of HEAD_COLUMNS (SQLite gives its booleans as integers)."""
-    pk, kind, is_open, status, version, deadline_ms, is_default, has_computers = row
-    return TableHead(
-        pk,
-        kind,
-        bool(is_open),
-        status,
-        version,
-        deadline_ms,
-        state,
-        bool(is_default),
-        bool(has_computers),
-    )
-
-
 def table_head(*, game_id: int | None = None, default: bool = False) -> TableHead | None:
     """Read one game's head (by id, or the default table) and its state, for reads only."""
-    where, params = ("is_default = %s", [True]) if default else ("id = %s", [game_id])
-    with connection.cursor() as cursor:
-        cursor.execute(_HEAD_SQL.format(where=where), params)
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    state = runtime.cached_state(row[0], row[4])
-    if state is None:
-        version, state = Game.objects.values_list("version", "state").get(pk=row[0])
-        if version != row[4]:  # written in between: read the head again
-            return table_head(game_id=row[0])
-        head = head_from_row(row, state)
-        if not connection.in_atomic_block:
-            runtime.remember_head(head)
-        return head
-    return head_from_row(row, state)
+    if default:
+        game_id = store.read("default_id")
+        if game_id is None:
+            return None
+    head, _row, _seats = store.read("read_head", store.ReadHead(game_id))
+    # Only committed data is cached: a read inside a transaction may yet be rolled back.
+    if head is not None and not connection.in_atomic_block:
+        runtime.remember_head(head)
+    return head
 
 
 def head_from_message(message: dict, now: int) -> TableHead | None:
@@ -191,14 +120,6 @@ def move_reply(result, *, seat_name: str, now: int) -> dict:
         "version": result.game.version,
         "view": game_view(result.game, seat_name=seat_name, now=now),
     }
-
-
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what models.new_token makes (token_urlsafe)
-
-
-def is_token(token) -> bool:
-    """Whether a value could be a seat token (anything else is refused unasked)."""
-    return isinstance(token, str) and _TOKEN.fullmatch(token) is not None
 
 
 def moves_list(game: Game, *, since: int = 0) -> QuerySet:

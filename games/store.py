@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import datetime
 import logging
+import re
 import sqlite3
 import threading
 import weakref
@@ -38,9 +39,79 @@ from django.db import connection, connections
 
 from games import runtime
 from games.errors import Conflict
-from games.selectors import HEAD_COLUMNS, TableHead, head_from_row, is_token
+from games.models import Game
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TableHead:
+    """What a write and a live view need of a game: the row's few columns and the state. Read
+    with one small SQL query (the ORM costs ten times more per query here), and kept per game
+    by runtime.remember_head: a cached head is shared by every reader, so neither it nor its
+    state is ever changed in place."""
+
+    pk: int
+    kind: str
+    is_open: bool
+    status: str
+    version: int
+    deadline_ms: int | None
+    state: dict
+    is_default: bool = False
+    has_computers: bool = False
+
+
+def head_of(game: Game, state: dict | None = None) -> TableHead:
+    """A game row's head (with `state`, or the game's own)."""
+    return TableHead(
+        game.pk,
+        game.kind,
+        game.is_open,
+        game.status,
+        game.version,
+        game.deadline_ms,
+        game.state if state is None else state,
+        game.is_default,
+        game.has_computers,
+    )
+
+
+HEAD_COLUMNS = (
+    "id",
+    "kind",
+    "is_open",
+    "status",
+    "version",
+    "deadline_ms",
+    "is_default",
+    "has_computers",
+)
+
+
+def head_from_row(row, state: dict) -> TableHead:
+    """A head from a row of HEAD_COLUMNS (SQLite gives its booleans as integers)."""
+    pk, kind, is_open, status, version, deadline_ms, is_default, has_computers = row
+    return TableHead(
+        pk,
+        kind,
+        bool(is_open),
+        status,
+        version,
+        deadline_ms,
+        state,
+        bool(is_default),
+        bool(has_computers),
+    )
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what models.new_token makes (token_urlsafe)
+
+
+def is_token(token) -> bool:
+    """Whether a value could be a seat token (anything else is refused unasked)."""
+    return isinstance(token, str) and _TOKEN.fullmatch(token) is not None
+
 
 dumps = runtime.json_text  # as Django's JSONField stores it on SQLite, compact
 

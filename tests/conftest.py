@@ -174,11 +174,13 @@ def server(tmp_path_factory):
 @pytest.fixture(autouse=True)
 def _fresh_state_cache():
     """Game ids and versions repeat across test databases: start each test with no cached state."""
-    from games import runtime
+    from games import runtime, store
 
     runtime.forget_states()
+    store.close_all()
     yield
     runtime.forget_states()
+    store.close_all()
 
 
 @pytest.fixture(scope="session")
@@ -186,8 +188,9 @@ def django_db_setup(django_db_setup):
     """pytest-django's test database, and before it is dropped the game-database threads'
     connections closed (PostgreSQL refuses to drop a database in use)."""
     yield
-    from games import runtime
+    from games import runtime, store
 
+    store.close_all()
     runtime.shutdown()
 
 
