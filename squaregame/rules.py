@@ -283,6 +283,14 @@ def board_svg(view: dict[str, Any], *, margin: int = 2, min_cells: int = 8) -> s
 # -- the kind -------------------------------------------------------------------------------
 
 
+# What the engine reads of each action: the log keeps that, not whatever else was sent.
+ACTION_FIELDS = {
+    "place": ("type", "piece", "permutation", "x", "y"),
+    "opening": ("type", "piece", "permutation", "x", "y"),
+    "pass": ("type",),
+}
+
+
 class SquareKind:
     """The platform's view of the Square Game: seats by name, the engine's rules underneath."""
 
@@ -375,7 +383,9 @@ class SquareKind:
         outcome["seat_name"] = actor
         outcome["to_move_name"] = self._name(state, outcome["to_move"])
         outcome["winner_names"] = [self._name(state, s) for s in outcome["winners"]]
-        return Result({**state, "game": after.to_dict()}, outcome, event=True)
+        fields = ACTION_FIELDS.get(action.get("type"), ("type",))
+        read = {key: action[key] for key in fields if key in action}
+        return Result({**state, "game": after.to_dict()}, outcome, event=True, action=read)
 
     def _refusal(self, state: dict, engine: GameState, actor: str, error: IllegalMoveError) -> str:
         """Say why an action was refused, naming seats by their players' names."""
