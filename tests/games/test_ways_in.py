@@ -125,3 +125,27 @@ def test_a_square_move_is_logged_as_the_rules_read_it_and_replays():
     stored = Game.objects.get(pk=game.pk)
     assert replay(stored) == stored.state
     assert ann.name == "ann"
+
+
+def test_the_first_read_after_a_declare_deadline_answers_the_timed_out_game(client):
+    """It answered 500 once: the read applied the timeout and showed a row it had not read."""
+    import time
+
+    created = client.post(
+        "/api/games/",
+        json.dumps({"kind": "set", "options": {"rules": "declare", "declare_ms": 50}}),
+        content_type="application/json",
+    ).json()
+    url = f"/api/games/{created['id']}/"
+    token = client.post(url + "join", {"name": "ann"}, content_type="application/json").json()
+    auth = {"HTTP_AUTHORIZATION": f"Token {token['token']}"}
+    declared = client.post(url + "moves", {"type": "declare"}, "application/json", **auth)
+    assert declared.json()["view"]["declare"]["state"] == "my"
+    time.sleep(0.1)  # past the 50 ms deadline
+    first = client.get(url, **auth)
+    assert first.status_code == 200
+    assert first.json()["view"]["declare"]["state"] == "none"
+    assert first.json()["version"] == declared.json()["version"] + 1  # the timeout, logged
+    for tail in ("moves", "export", "replay"):
+        assert client.get(url + tail).status_code == 200
+    assert client.get("/api/games/").status_code == 200
