@@ -10,9 +10,10 @@ several times cheaper. Database work runs on the game-database threads (games.ru
 /watch waits in the event loop without holding a thread. The same functions back Django views
 (`dispatch`), so the test client and WSGI servers see the same protocol.
 
-/watch is a real long poll: it subscribes to the table's channel group and sleeps until an event
-arrives, the table's next deadline passes (then it applies the timeout itself, under the lock), or
-30 s go by. Nothing busy-waits; with REDIS_URL set the wake-ups cross processes.
+/watch is a real long poll: it is a channel on the channel layer in the table's group
+(games.realtime) and sleeps until an event arrives, the table's next deadline passes (then it
+applies the timeout itself, under the lock), or 30 s go by. Nothing busy-waits; with REDIS_URL
+set the wake-ups cross processes.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.http import HttpResponse
 
@@ -36,7 +38,7 @@ from cards.engine.protocol_text import (
     scores_text,
     split_table,
 )
-from games import hub, limits, runtime, selectors, services
+from games import limits, realtime, runtime, selectors, services
 from games.errors import GameError
 from games.middleware import allowed_host
 from games.models import Game
@@ -286,12 +288,9 @@ async def watch(path: str, client: str = "unknown", run=runtime.run_db) -> Reply
         return problem
     if request.route != "watch":
         return await run(act, game, request, now, client)
-    waiter = Waiter()
-    listening = hub.current()
     table = game.pk
-    # Listen first, then note the version: every later event reaches the waiter.
-    await listening.listen(table, waiter)
-    try:
+    # Join first, then note the version: every later event reaches the waiter.
+    async with Waiter(table) as waiter:
         seen = (await run(_load, table)).version
         try:
             game = await run(_watch_join, table, request.player, now, client)
@@ -302,24 +301,30 @@ async def watch(path: str, client: str = "unknown", run=runtime.run_db) -> Reply
         if game.status != Game.Status.OVER:
             with runtime.watching(table):
                 game = await _wait_for_event(waiter, game, seen, request.player, run)
-    finally:
-        listening.unlisten(table, waiter)
     return reply(game, request)
 
 
 class Waiter:
-    """A /watch's listener on its process's hub: the changes it hears, in order."""
+    """A /watch's channel on the channel layer, in its table's group while the block runs:
+    the changes it hears, in order."""
 
-    def __init__(self) -> None:
-        self.heard: asyncio.Queue[dict] = asyncio.Queue()
+    def __init__(self, game_id: int) -> None:
+        self.layer = get_channel_layer()
+        self.group = realtime.group_name(game_id)
+        self.channel: str | None = None
 
-    async def changed(self, message: dict) -> None:
-        self.heard.put_nowait(message)
+    async def __aenter__(self) -> Waiter:
+        self.channel = await self.layer.new_channel("watch.")
+        await self.layer.group_add(self.group, self.channel)
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.layer.group_discard(self.group, self.channel)
 
     async def next(self, timeout: float) -> dict | None:
         """The next change heard, or None when `timeout` seconds pass first."""
         try:
-            return await asyncio.wait_for(self.heard.get(), max(timeout, 0))
+            return await asyncio.wait_for(self.layer.receive(self.channel), max(timeout, 0))
         except TimeoutError:
             return None
 
@@ -382,7 +387,7 @@ class ProtocolApp:
         self.inner = inner
 
     async def __call__(self, scope, receive, send):
-        hub.current()  # changes committed on threads are handed to this loop's hub
+        realtime.attach_loop()  # changes committed on threads are handed to this loop
         if scope["type"] != "http" or not PROTOCOL_PATH.match(scope.get("path", "")):
             return await self.inner(scope, receive, send)
         if not allowed_host(scope):

@@ -6,10 +6,10 @@
   Django too (games.api_fast.FastApiApp); every other case goes on.
 - Static files are served by Django's ASGI static handler, in the event loop, from the project.
 - Everything else over HTTP goes to Django. WebSockets go through Channels' routing and its
-  check of the Origin against ALLOWED_HOSTS to games.consumers.GameSocket; a handshake that
-  sends cookies (a browser) also through Channels' session middleware, so the socket can read
-  the browser's session. A token client's socket has no session to read, and the middleware
-  would wrap each of its frames.
+  check of the Origin against ALLOWED_HOSTS to the consumer games.consumers.GameConsumer; a
+  handshake that sends cookies (a browser) also through Channels' session middleware, so the
+  socket can read the browser's session. A token client's socket has no session to read, and
+  the middleware would wrap each of its frames.
 """
 
 import gc

@@ -6,8 +6,9 @@ Environment variables (all optional here; see config/settings_production.py for 
 - DJANGO_DEBUG: "1"/"true" turns debug on (default on for local use).
 - DJANGO_ALLOWED_HOSTS: comma-separated host names (default: localhost names).
 - DATABASE_URL: e.g. postgres://user@127.0.0.1:5432/db (default: SQLite file db.sqlite3).
-- REDIS_URL: e.g. redis://127.0.0.1:6379/0 selects channels-redis for live updates and Redis for
-  the cache that keeps rate-limit counters (default: in-memory layer and a per-process cache).
+- REDIS_URL: e.g. redis://127.0.0.1:6379/0 carries live updates between processes (channels-redis,
+  inside the process's channel layer) and keeps the rate-limit counters (default: one process,
+  and a per-process cache).
 - CHANNEL_PREFIX: names this deployment's keys in Redis (default "setgames"); deployments that
   share one Redis but not one database need different prefixes.
 - RATE_LIMIT_JOINS, RATE_LIMIT_MOVES: per-client limits such as "30/min" or "20/s", or "off".
@@ -124,9 +125,13 @@ else:
     }
 
 CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX", "setgames")
+# The process's channel layer (games/realtime.py): its channels are local to the process, so a
+# change reaches this process's sockets and watches in one pass. With Redis it also carries
+# changes between processes through an inner layer, each process joining a game's group once.
+CHANNEL_LAYERS = {"default": {"BACKEND": "games.realtime.GamesLayer"}}
 if os.environ.get("REDIS_URL"):
-    CHANNEL_LAYERS = {
-        "default": {
+    CHANNEL_LAYERS["default"]["CONFIG"] = {
+        "inner": {
             # Pub/sub: a change is published once and each process hands it to its own
             # sockets, instead of one Redis message per socket (bench/bench_load.py).
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -155,9 +160,6 @@ if os.environ.get("REDIS_URL"):
         }
     }
 else:
-    # One process: its hub (games/hub.py) hands every change to its listeners itself and never
-    # uses this layer; it is there for code that does, as Channels' default.
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -11,11 +11,10 @@ client that sees a gap in versions sends ``{"type": "sync"}``. Errors come back 
 ``{"type": "error", "detail": "...", "code": "..."}`` and never close the socket. The socket
 also wakes itself at the game's next deadline, so a socket-only table still times out.
 
-`GameSocket` is a plain ASGI application (behind Channels' routing, origin check and session
-middleware, config/asgi.py), not a Channels consumer: a consumer has a channel of its own on
-the channel layer and a task per message, and with hundreds of sockets that machinery cost
-more than the pushes. A socket listens on its process's hub (games.hub), which hands it each
-change of its game, and its actions are served on the event loop (games.live).
+`GameConsumer` is a Channels consumer in its game's group on the channel layer
+(games.realtime): each committed change reaches it as a ``game.changed`` message. Its actions
+are served on the event loop (games.live), and its reads and writes that need Django's
+database on the game-database threads (games.runtime.run_db).
 """
 
 from __future__ import annotations
@@ -23,11 +22,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from functools import cached_property
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import hub, live, runtime, selectors, services
+from games import live, realtime, runtime, selectors, services
 from games.auth import SESSION_PLAYER_KEY
 from games.errors import GameError
 from games.models import Seat
@@ -52,66 +55,76 @@ def _session_seat(game_id: int, session) -> Seat | None:
     return Seat.objects.filter(game_id=game_id, player_id=player_id).first()
 
 
-class GameSocket:
-    """One WebSocket on one game: `as_asgi()` makes the ASGI application for the route."""
+class GameConsumer(AsyncWebsocketConsumer):
+    """One WebSocket on one game, a member of the game's group while it is open."""
 
-    @classmethod
-    def as_asgi(cls):
-        async def app(scope, receive, send):
-            await cls(scope, send).run(receive)
-
-        return app
-
-    def __init__(self, scope, send) -> None:
-        self.scope = scope
-        self._send = send
-        self.game_id = int(scope["url_route"]["kwargs"]["game_id"])
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
         self.seat = None
         self.sent_version = -1
         self.timer: asyncio.TimerHandle | None = None
-        self.hub: hub.Hub | None = None
+        self.group: str | None = None  # the game's group, while this socket is in it
 
-    async def run(self, receive) -> None:
+    @cached_property
+    def game_id(self) -> int:
+        return int(self.scope["url_route"]["kwargs"]["game_id"])
+
+    async def __call__(self, scope, receive, send):
         try:
-            while True:
-                message = await receive()
-                kind = message["type"]
-                if kind == "websocket.connect":
-                    if not await self.connect():
-                        return
-                elif kind == "websocket.receive":
-                    await self.receive(message.get("text"), message.get("bytes"))
-                elif kind == "websocket.disconnect":
-                    return
-        finally:
-            if self.timer is not None:
-                self.timer.cancel()
-            if self.hub is not None:
-                self.hub.unlisten(self.game_id, self)
+            await super().__call__(scope, receive, send)
+        finally:  # however the socket ends, it leaves its group
+            await self.leave()
 
-    async def connect(self) -> bool:
+    async def dispatch(self, message: dict) -> None:
+        """Run the message's handler. Channels' own dispatch first closes the database
+        connections of Django's request thread, a hop to that thread for every frame and every
+        push; this consumer's database work runs on the game-database threads, which keep
+        their own connections (games.runtime.run_db)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    # -- the socket's life -------------------------------------------------------------------
+
+    async def connect(self) -> None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [None])[0]
         if await live.current(self.game_id) is None:
-            await self.close(4404)
-            return False
+            await self.refuse(4404)
         if token:
             seat = await live.seat_by_token(token)
             if seat is None or seat.game_id != self.game_id:
-                await self.close(4403)
-                return False
+                await self.refuse(4403)
             self.seat = seat
         elif settings.SESSION_COOKIE_NAME in self.scope.get("cookies", {}):
             self.seat = await runtime.run_db(_session_seat, self.game_id, self.scope["session"])
-        # Listen first, then read: every change after the first view reaches this socket.
-        self.hub = hub.current()
-        await self.hub.listen(self.game_id, self)
-        await self._send({"type": "websocket.accept"})
+        # Join first, then read: every change after the first view reaches this socket.
+        group = realtime.group_name(self.game_id)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.group = group
+        await self.accept()
         await self.send_state()
-        return True
 
-    async def close(self, code: int) -> None:
-        await self._send({"type": "websocket.close", "code": code})
+    async def refuse(self, code: int) -> None:
+        """Close the handshake with `code` and end the consumer."""
+        await self.close(code)
+        raise StopConsumer
+
+    async def websocket_disconnect(self, message: dict) -> None:
+        # Not Channels' own: it, too, hops to Django's request thread (see `dispatch`).
+        await self.leave()
+        raise StopConsumer
+
+    async def leave(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        group, self.group = self.group, None
+        if group is not None:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    # -- what the socket is sent ---------------------------------------------------------------
 
     @property
     def seat_name(self) -> str | None:
@@ -124,7 +137,7 @@ class GameSocket:
         """Send a frame; a socket the client is closing may refuse it (daphne hears of the close
         only when the connection is gone): that frame is dropped, as the socket will be."""
         try:
-            await self._send({"type": "websocket.send", "text": text})
+            await self.send(text_data=text)
         except Exception as exc:  # autobahn's Disconnected, from a server we do not import
             log.debug("A frame for a closing socket of game %s was dropped: %r", self.game_id, exc)
 
@@ -160,13 +173,15 @@ class GameSocket:
         await runtime.run_db(services.game_tick, game_id=self.game_id)
         await self.send_state(force=False)
 
-    async def changed(self, message: dict) -> None:
-        """The hub's news of a change (games.hub.Listener)."""
+    async def game_changed(self, message: dict) -> None:
+        """A change of the game, from its group (realtime.publish)."""
         if message["version"] > self.sent_version:
             head = selectors.head_from_message(message, services.now_ms())
             if head is None:
                 head = await runtime.load_game(self.game_id, message["version"], live.fresh)
             await self.send_state(force=False, game=head)
+
+    # -- what the socket sends -----------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         raw = text_data if text_data is not None else bytes_data
@@ -200,7 +215,7 @@ class GameSocket:
         await self.send_json(
             {"type": "result", "outcome": result.outcome, "version": result.game.version}
         )
-        # The mover sees its own move at once (the hub's push then finds it shown).
+        # The mover sees its own move at once (the group's message then finds it shown).
         await self.send_state(force=False, game=result.game)
 
     async def send_error(self, detail: str, code: str) -> None:

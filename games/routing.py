@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from games.consumers import GameSocket
+from games.consumers import GameConsumer
 
 websocket_urlpatterns = [
-    path("ws/games/<int:game_id>/", GameSocket.as_asgi()),
+    path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
 ]

@@ -9,10 +9,8 @@ queue, how broadcasts reach the event loop, and the per-version cache of game st
   transactions on SQLite, so writers wait on a lock that wakes them at once instead of in
   SQLite's busy handler, which sleeps with a growing back-off. PostgreSQL locks the game row
   (`select_for_update`) and needs no such lock.
-- **Broadcasts never block a writer.** `publish` hands a committed change to the event loop's
-  hub (games.hub), which tells this process's sockets and watches and, when the channel layer
-  spans processes (Redis), the other processes; from code with no loop (commands) it sends to
-  the layer synchronously.
+- **Broadcasts never block a writer.** A committed change goes to its game's group on the
+  channel layer (games.realtime.publish), handed to the event loop from a thread.
 - **The newest head of each game is kept.** `remember_head` keeps the newest version of a game
   this process wrote, read or heard of (its row's few columns and its state), so fifty sockets
   woken by one change share one read, and a move on a game this process follows needs no read
@@ -32,7 +30,6 @@ from contextlib import contextmanager
 from functools import partial
 
 import orjson
-from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.db import connection, transaction
 
@@ -121,24 +118,10 @@ def write_transaction():
             yield
 
 
-# This process, as the origin of the changes it publishes: the hub hands its own changes to its
-# listeners at once, and ignores them when the channel layer brings them back.
+# This process, as the origin of the changes it publishes: its channel layer hands its own
+# changes to its members at once, and skips them when the layer between processes brings them
+# back (games.realtime).
 ORIGIN = uuid.uuid4().hex
-
-
-def publish(message: dict) -> None:
-    """Tell every listener of a game about a committed change, without making the caller wait.
-
-    In a process serving requests, the event loop's hub delivers it (from a thread, by a
-    callback on the loop); elsewhere (a command, a shell) it goes to the channel layer, for the
-    servers that share it.
-    """
-    from games import hub
-
-    if not hub.deliver_soon(message):
-        layer = hub.shared_layer()
-        if layer is not None:
-            async_to_sync(hub.send_change)(layer, message)
 
 
 # -- the newest head of each game ------------------------------------------------------------
@@ -188,9 +171,6 @@ def forget_states() -> None:
         _heads.clear()
         _seat_ids.clear()
         _rendered.clear()
-    from games import hub
-
-    hub.forget()
 
 
 # Seat ids by (game, name): seats are never deleted or renamed, so an id once committed holds.

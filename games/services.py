@@ -31,7 +31,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games import limits, runtime, selectors, store
+from games import limits, realtime, runtime, selectors, store
 from games.errors import Conflict, Forbidden, GameError, NotFound, RuleError
 from games.models import Game, new_token
 from games.rules import Result, get_rules
@@ -502,7 +502,7 @@ def announce(announced: list) -> None:
         if seat:
             runtime.remember_seat(head.pk, *seat)
         if message is not None:
-            runtime.publish(message)
+            realtime.publish(message)
 
 
 def run(work: Work):

@@ -204,6 +204,7 @@ def pytest_configure(config):
     # Test processes share one Redis but not one database: each gets keys of its own.
     prefix = f"test-{os.getpid()}"
     for layer in django_settings.CHANNEL_LAYERS.values():
-        if "prefix" in layer.get("CONFIG", {}):
-            layer["CONFIG"]["prefix"] = prefix
+        inner = layer.get("CONFIG", {}).get("inner", {})  # games.realtime.GamesLayer's
+        if "prefix" in inner.get("CONFIG", {}):
+            inner["CONFIG"]["prefix"] = prefix
     django_settings.CACHES["default"]["KEY_PREFIX"] = prefix

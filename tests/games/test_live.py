@@ -1,4 +1,4 @@
-"""The event loop's own writes (games.live, games.store, games.hub): a move, a join or a create
+"""The event loop's own writes (games.live, games.store, games.realtime): a move, a join or a create
 written on the loop is the game the services would have written, is never planned on a stale
 game, and is heard of exactly once by every listener."""
 
@@ -11,13 +11,14 @@ import time
 
 import pytest
 from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.db import connection
 from django.utils import timezone
 
 from cards.engine.classic import JUST_TAKEN
 from cards.engine.errors import SetError
 from cards.engine.table import count_sets_in, is_set_of
-from games import hub, runtime, selectors, services, store
+from games import realtime, runtime, selectors, services, store
 from games.api import created_answer, join_answer
 from games.errors import GameError
 from games.models import Game, Move, Player, Seat
@@ -579,17 +580,34 @@ def test_twenty_claims_of_one_set_at_once_on_the_loop_score_exactly_once():
     assert stored.state["scores"][won[0].seat.name] == 1
 
 
-# -- the hub ---------------------------------------------------------------------------------------
+# -- the game's group on the channel layer ---------------------------------------------------------
 
 
 class Inbox:
-    """A listener that keeps what it hears."""
+    """A channel in a game's group (as a socket's or a watch's) that keeps what it hears."""
 
-    def __init__(self) -> None:
+    def __init__(self, game_id: int, layer=None) -> None:
+        self.layer = layer or get_channel_layer()
+        self.group = realtime.group_name(game_id)
         self.messages: list[dict] = []
 
-    async def changed(self, message: dict) -> None:
-        self.messages.append(message)
+    async def __aenter__(self) -> Inbox:
+        self.channel = await self.layer.new_channel()
+        await self.layer.group_add(self.group, self.channel)
+        self.reader = asyncio.ensure_future(self._read())
+        return self
+
+    async def _read(self) -> None:
+        while True:
+            self.messages.append(await self.layer.receive(self.channel))
+
+    async def leave(self) -> None:
+        await self.layer.group_discard(self.group, self.channel)
+
+    async def __aexit__(self, *exc) -> None:
+        await self.leave()
+        self.reader.cancel()
+        await self.layer.close()  # the layer's tasks on this loop (a server's loop never ends)
 
     async def wait_for(self, count: int, settle: float = 0.3) -> list[dict]:
         """The messages once `count` in all have come (or 5 s have passed), after a moment for
@@ -601,16 +619,13 @@ class Inbox:
         return list(self.messages)
 
 
-def test_a_listener_hears_each_committed_change_once_with_its_moves():
+def test_a_member_of_the_game_s_group_hears_each_committed_change_once_with_its_moves():
     game, (ann, bob) = classic_game()
     now = services.now_ms()
     hint = {"type": "hint"}
 
     async def run():
-        inbox = Inbox()
-        listeners = hub.current()
-        await listeners.listen(game.pk, inbox)
-        try:
+        async with Inbox(game.pk) as inbox:
             heard = []
             result = await move(game.pk, ann.token, FIRST_SET, now)
             heard.append(await inbox.wait_for(1))
@@ -623,17 +638,16 @@ def test_a_listener_hears_each_committed_change_once_with_its_moves():
             # A presence mark is written but not told.
             looked = await move(game.pk, ann.token, {"type": "look"}, now + 2)
             heard.append(await inbox.wait_for(2))
-            listeners.unlisten(game.pk, inbox)
+            await inbox.leave()
             await move(game.pk, bob.token, {"type": "count"}, now + 3)
             heard.append(await inbox.wait_for(2))
             return result, looked, heard
-        finally:
-            await hub.close_all()
 
     result, looked, heard = on_loop(run)
     assert [len(messages) for messages in heard] == [1, 2, 2, 2]
     first, second = heard[-1]
     v = game.version
+    assert first["type"] == "game.changed"
     assert (first["game"], first["from"], first["version"]) == (game.pk, v, v + 1)
     assert result.game.version == v + 1
     assert first["moves"] == [["ann", FIRST_SET, now, True]]
@@ -642,7 +656,7 @@ def test_a_listener_hears_each_committed_change_once_with_its_moves():
     assert second["moves"] == [["bob", hint, now + 1, False]] and second["event"] is False
     assert looked.game.version == v + 3  # written, though nobody was told
     stored = assert_log_is_whole(game.pk)
-    assert stored.version == v + 4  # the count after unlisten was written, and not heard
+    assert stored.version == v + 4  # the count after leaving was written, and not heard
 
 
 needs_shared_store = pytest.mark.skipif(
@@ -650,51 +664,55 @@ needs_shared_store = pytest.mark.skipif(
 )
 
 
+def another_process() -> realtime.GamesLayer:
+    """The channel layer of another server process of the deployment (its own Redis client)."""
+    from django.conf import settings
+
+    inner = settings.CHANNEL_LAYERS["default"]["CONFIG"]["inner"]
+    return realtime.GamesLayer(inner=inner, origin="another process")
+
+
 @needs_shared_store
 def test_a_change_from_another_process_brings_the_cache_up_to_date_without_a_read(monkeypatch):
     game, (_ann, bob) = classic_game()
     stale = selectors.head_of(game)
     told: list[dict] = []
-    monkeypatch.setattr(runtime, "publish", told.append)
+    monkeypatch.setattr(realtime, "publish", told.append)
     services.move_submit(game_id=game.pk, seat=bob, action=FIRST_SET, now=T + 10)
     monkeypatch.undo()
     (message,) = told
     current = Game.objects.get(pk=game.pk)
     # This process knew the game a version before; the other process's message says what came.
     cache_stale(stale, current)
-    theirs = {**message, "origin": "another process"}
+    group = realtime.group_name(game.pk)
 
     async def run():
-        inbox = Inbox()
-        listeners = hub.current()
-        await listeners.listen(game.pk, inbox)
+        theirs = another_process()
         try:
-            await listeners.layer.group_send(hub.group_name(game.pk), theirs)
-            heard = await inbox.wait_for(1)
-            followed = runtime.cached_head(game.pk)
-            # The process's own messages come back through Redis too: they are skipped.
-            cache_stale(stale, current)
-            listeners.remote({**message, "origin": runtime.ORIGIN})
-            ignored = runtime.cached_head(game.pk)
-            heard_after = await inbox.wait_for(1)
-            # Heard straight from the layer, a change is followed before anything is read.
-            listeners.remote(theirs)
-            direct = runtime.cached_head(game.pk)
-            return heard, followed, ignored, heard_after, direct
+            async with Inbox(game.pk) as inbox:
+                await theirs.group_send(group, {**message, "origin": "another process"})
+                heard = await inbox.wait_for(1)
+                followed = runtime.cached_head(game.pk)
+                # This process's own messages come back through Redis too: they are skipped
+                # (followed again, they would not change the stale cache).
+                cache_stale(stale, current)
+                await get_channel_layer().group_send(group, message)
+                heard_after = await inbox.wait_for(2)
+                ignored = runtime.cached_head(game.pk)
+                return heard, followed, heard_after, ignored
         finally:
-            await hub.close_all()
+            await theirs.close()
 
-    heard, followed, ignored, heard_after, direct = on_loop(run)
+    heard, followed, heard_after, ignored = on_loop(run)
     assert [m["version"] for m in heard] == [current.version]
-    for head in (followed, direct):
-        assert (head.version, head.state, head.status, head.deadline_ms) == (
-            current.version,
-            current.state,
-            current.status,
-            current.deadline_ms,
-        )
+    assert (followed.version, followed.state, followed.status, followed.deadline_ms) == (
+        current.version,
+        current.state,
+        current.status,
+        current.deadline_ms,
+    )
+    assert [m["origin"] for m in heard_after] == ["another process", runtime.ORIGIN]
     assert ignored.version == stale.version and ignored.state == stale.state
-    assert len(heard_after) == 1
 
 
 def test_a_move_with_a_number_past_64_bits_is_stored_and_told_as_given():
@@ -702,20 +720,20 @@ def test_a_move_with_a_number_past_64_bits_is_stored_and_told_as_given():
     action = {"type": "hint", "n": 2**70, "m": -(2**70)}
 
     async def run():
-        inbox = Inbox()
-        listeners = hub.current()
-        await listeners.listen(game.pk, inbox)
-        layer, elsewhere = listeners.layer, None
-        if layer is not None:  # another process, following the game through Redis
-            elsewhere = await layer.new_channel("elsewhere.")
-            await layer.group_add(hub.group_name(game.pk), elsewhere)
-        try:
-            result = await move(game.pk, ann.token, action, T + 10)
-            heard = await inbox.wait_for(1)
-            there = await asyncio.wait_for(layer.receive(elsewhere), 3) if elsewhere else None
-            return result, heard, there
-        finally:
-            await hub.close_all()
+        async with Inbox(game.pk) as inbox:
+            theirs, elsewhere = None, None
+            if scaled_backend():  # another process, following the game through Redis
+                theirs = another_process()
+                elsewhere = Inbox(game.pk, theirs)
+                await elsewhere.__aenter__()
+            try:
+                result = await move(game.pk, ann.token, action, T + 10)
+                heard = await inbox.wait_for(1)
+                there = await elsewhere.wait_for(1) if elsewhere else None
+                return result, heard, there
+            finally:
+                if elsewhere is not None:
+                    await elsewhere.__aexit__()
 
     result, heard, there = on_loop(run)
     stored = assert_log_is_whole(game.pk)
@@ -724,7 +742,7 @@ def test_a_move_with_a_number_past_64_bits_is_stored_and_told_as_given():
     if scaled_backend():
         # Redis's msgpack has no such integers: the other processes hear of the change without
         # its moves, and read the game.
-        assert (there["version"], there["moves"]) == (result.game.version, None)
+        assert [(m["version"], m["moves"]) for m in there] == [(result.game.version, None)]
 
 
 # -- bad input -------------------------------------------------------------------------------------

@@ -7,14 +7,14 @@ import json
 
 import pytest
 
-from games import consumers, runtime, selectors, services
+from games import consumers, realtime, runtime, selectors, services
 from games.models import Game
 
 
 @pytest.fixture
 def published(monkeypatch):
     sent: list[dict] = []
-    monkeypatch.setattr(runtime, "publish", sent.append)
+    monkeypatch.setattr(realtime, "publish", sent.append)
     return sent
 
 
@@ -61,8 +61,6 @@ def test_the_changes_of_one_transaction_make_one_message_with_their_moves(
 def test_another_process_follows_a_change_by_its_moves_without_reading_the_game(
     example_table, published, django_capture_on_commit_callbacks, django_assert_num_queries
 ):
-    from games import hub
-
     with django_capture_on_commit_callbacks(execute=True):
         services.protocol_act(game_id=example_table.pk, name="alice", action={"type": "look"})
     at_join = Game.objects.get(pk=example_table.pk)
@@ -74,7 +72,7 @@ def test_another_process_follows_a_change_by_its_moves_without_reading_the_game(
     runtime.remember_head(selectors.head_of(at_join))
     message = {**published[-1], "origin": "another process"}
     with django_assert_num_queries(0):
-        hub._follow(message)
+        realtime._follow(message)
         head = selectors.head_from_message(message, services.now_ms())
     assert (head.version, head.state, head.deadline_ms) == (
         stored.version,
@@ -84,7 +82,7 @@ def test_another_process_follows_a_change_by_its_moves_without_reading_the_game(
     # A process that missed a change in between cannot follow: its listeners read the game.
     runtime.forget_states()
     runtime.remember_head(selectors.head_of(at_join, {**at_join.state}))
-    hub._follow({**message, "from": message["from"] - 1})
+    realtime._follow({**message, "from": message["from"] - 1})
     assert selectors.head_from_message(message, services.now_ms()) is None
 
 
@@ -111,8 +109,6 @@ def test_a_process_following_a_change_knows_the_game_has_computers_since_it(
 ):
     """A process that follows a computer's seating by its moves must know the game has computer
     seats: its writes then go through the services, which schedule the computers' turns."""
-    from games import hub
-
     game = services.game_create(kind="set", options={"rules": "classic"})
     with django_capture_on_commit_callbacks(execute=True):
         services.protocol_act(game_id=game.pk, name="ann", action={"type": "look"})
@@ -123,7 +119,7 @@ def test_a_process_following_a_change_knows_the_game_has_computers_since_it(
     runtime.remember_head(selectors.head_of(before))  # another process, before the computer
     message = {**published[-1], "origin": "another process"}
     with django_assert_num_queries(0):
-        hub._follow(message)
+        realtime._follow(message)
     head = selectors.head_from_message(message, services.now_ms())
     assert head.has_computers and not head.is_default
     assert head.version == Game.objects.get(pk=game.pk).version

@@ -10,12 +10,15 @@ import threading
 
 import msgpack
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 
-from games import realtime
+from games import realtime, runtime, services
+from games.models import Player
 from tests.conftest import scaled_backend
+from tests.games.conftest import EXAMPLE_DECK
+from tests.games.test_websocket import communicator
 
 GROUP = realtime.group_name(7)
 
@@ -132,6 +135,31 @@ def test_a_group_send_from_another_thread_reaches_a_member_on_the_loop():
     got, later = on_loop(run)
     assert got["version"] == 3
     assert [m["version"] for m in later] == [4]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_committed_on_a_thread_is_pushed_to_a_socket_on_the_loop():
+    @sync_to_async
+    def make_table():
+        game = services.game_create(kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK})
+        ann = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
+        return game.pk, ann
+
+    async def run():
+        game_id, ann = await make_table()
+        socket = communicator(f"/ws/games/{game_id}/")
+        assert (await socket.connect())[0]
+        first = await socket.receive_json_from(timeout=5)
+        # The services commit on a game-database thread and publish from there.
+        await runtime.run_db(
+            services.move_submit, game_id=game_id, seat=ann, action={"type": "hint"}
+        )
+        pushed = await socket.receive_json_from(timeout=5)
+        await socket.disconnect()
+        return first, pushed
+
+    first, pushed = on_loop(run)
+    assert (pushed["type"], pushed["version"]) == ("state", first["version"] + 1)
 
 
 def test_without_a_running_loop_a_change_goes_to_the_shared_layer_at_once():

@@ -120,8 +120,8 @@ async def _foreign_origins_are_refused():
 
 def test_a_push_to_a_socket_the_client_is_closing_is_dropped_quietly(db):
     """daphne hears of a close only when the connection is gone; until then autobahn refuses
-    frames for a closing socket: the push is dropped, not raised through the hub."""
-    from games.consumers import GameSocket
+    frames for a closing socket: the push is dropped, not raised through the consumer."""
+    from games.consumers import GameConsumer
 
     async def refusing_send(message):
         if message["type"] == "websocket.send":
@@ -129,9 +129,13 @@ def test_a_push_to_a_socket_the_client_is_closing_is_dropped_quietly(db):
 
     async def run():
         game, _alice, _bob = await make_table()
-        socket = GameSocket({"url_route": {"kwargs": {"game_id": game.pk}}}, refusing_send)
+        socket = GameConsumer()
+        socket.scope = {"url_route": {"kwargs": {"game_id": game.pk}}}
+        socket.base_send = refusing_send
         socket.sent_version = game.version - 1
-        await socket.changed({"game": game.pk, "version": game.version, "deadline_ms": None})
+        await socket.game_changed(
+            {"type": "game.changed", "game": game.pk, "version": game.version, "deadline_ms": None}
+        )
         return socket.sent_version, game.version
 
     shown, version = async_to_sync(run)()
