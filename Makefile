@@ -35,10 +35,12 @@ browser:
 		(apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || \
 		echo "chromium could not be installed: browser tests will be skipped"; }
 
-## Lint, then the whole suite.
+## Lint, the import contracts (.importlinter: the layers of docs/architecture.md), then the
+## whole suite.
 test: install-dev browser
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/python -m pytest -n 2 --dist loadgroup
 
 ## The same suite on PostgreSQL and Redis (CI runs both; the services must be running).
@@ -51,6 +53,7 @@ test-scaled: install-dev browser
 lint: install-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
 
 format: install-dev
 	$(VENV)/bin/ruff check --fix .
