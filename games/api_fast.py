@@ -6,9 +6,10 @@ what bots send over and over; ``POST /api/games/`` and ``POST /api/games/<id>/jo
 of their games. Through Django they pass the middleware, DRF's request, content negotiation and
 renderer (about 2 ms a request here before the view's own work), and they wait their turn on
 Django's one sync thread behind every other view (config/asgi.py). Here they are served on the
-event loop by games.live, with the views' own parts: the views' serializers, the same services'
-plans and refusals (`services.plan_move`, `plan_join`, `plan_create`), the error answer
-(`errors.game_error_answer`), and the headers of Django's security and clickjacking middleware.
+event loop, with the views' own parts: the views' serializers, the same services (`services.move`,
+`join`, `create`, run by `services.arun`: the same checks in the same order, the same commit), the
+same answers (`api.created_answer`, `api.join_answer`, `selectors.move_reply`,
+`errors.game_error_answer`), and the headers of Django's security and clickjacking middleware.
 
 Only the plain case is taken: a UTF-8 JSON body that the view's serializer accepts, a request
 Django's security middleware would not redirect, and for a move one token of a seat at this

@@ -13,8 +13,8 @@ also wakes itself at the game's next deadline, so a socket-only table still time
 
 `GameConsumer` is a Channels consumer in its game's group on the channel layer
 (games.realtime): each committed change reaches it as a ``game.changed`` message. Its actions
-are served on the event loop (games.live), and its reads and writes that need Django's
-database on the game-database threads (games.runtime.run_db).
+go through the services on the event loop (`services.amove`: who acts, well formed, the seat's
+rate limit, the rules, one commit), as every way in does.
 """
 
 from __future__ import annotations
@@ -30,10 +30,9 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import live, realtime, runtime, selectors, services
+from games import realtime, runtime, selectors, services, store
 from games.auth import SESSION_PLAYER_KEY
 from games.errors import GameError
-from games.models import Seat
 from games.rules import get_rules
 
 log = logging.getLogger(__name__)
@@ -47,12 +46,13 @@ def _utf8(raw: str | bytes) -> bytes:
     return raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogatepass")
 
 
-def _session_seat(game_id: int, session) -> Seat | None:
-    """The seat a browser's player holds at the game (loading the session reads the database)."""
+def _session_seat(game_id: int, session) -> store.SeatRef | None:
+    """The seat a browser's player holds at the game (loading the session reads the database,
+    on a game-database thread)."""
     player_id = session.get(SESSION_PLAYER_KEY)
     if not player_id:
         return None
-    return Seat.objects.filter(game_id=game_id, player_id=player_id).first()
+    return store.read("seat_of_player", game_id, player_id)
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -90,10 +90,10 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [None])[0]
-        if await live.current(self.game_id) is None:
+        if await services.ahead(self.game_id) is None:
             await self.refuse(4404)
         if token:
-            seat = await live.seat_by_token(token)
+            seat = await store.aseat_by_token(token)
             if seat is None or seat.game_id != self.game_id:
                 await self.refuse(4403)
             self.seat = seat
@@ -145,7 +145,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         """Send this seat's view (of `game`, or of the game read now); sockets that see the
         same view of one version (every watcher) share one rendering of it."""
         if game is None:
-            game = await live.fresh(self.game_id)
+            game = await services.agame_fresh(self.game_id)
         if not force and game.version <= self.sent_version:
             return
         self.sent_version = game.version
@@ -170,7 +170,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.timer = loop.call_later(delay, lambda: asyncio.ensure_future(self.on_deadline()))
 
     async def on_deadline(self) -> None:
-        await runtime.run_db(services.game_tick, game_id=self.game_id)
+        try:
+            await services.arun(services.tick(game_id=self.game_id))
+        except GameError:  # the game cannot be read now: the next push or sync shows it
+            log.warning("The deadline of game %s could not be applied", self.game_id)
+            return
         await self.send_state(force=False)
 
     async def game_changed(self, message: dict) -> None:
@@ -178,7 +182,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         if message["version"] > self.sent_version:
             head = selectors.head_from_message(message, services.now_ms())
             if head is None:
-                head = await runtime.load_game(self.game_id, message["version"], live.fresh)
+                head = await runtime.load_game(
+                    self.game_id, message["version"], services.agame_fresh
+                )
             await self.send_state(force=False, game=head)
 
     # -- what the socket sends -----------------------------------------------------------------
@@ -208,7 +214,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_error("You are watching: join the game to act.", "forbidden")
             return
         try:
-            result = await live.move(game_id=self.game_id, seat=self.seat, action=action)
+            result = await services.amove(game_id=self.game_id, seat=self.seat, action=action)
         except GameError as exc:
             await self.send_error(str(exc), getattr(exc, "code", "invalid"))
             return
