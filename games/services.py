@@ -440,27 +440,31 @@ def commit(game_id: int, plan: Plan, *, seats: bool = False, now: int | None = N
     planned with every change). A plan made on a game that has moved on since (another
     process wrote it) is made again on the newer game.
     """
+    lock = False  # after a lost race, the game is read locked: the next plan cannot lose
     for _ in range(MAX_TRIES):
-        head, row, seat_rows = yield store.ReadHead(game_id, seats)
+        head, row, seat_rows = yield store.ReadHead(game_id, seats, lock)
         if head is None:
             raise NotFound(f"There is no game with id {game_id}.")
         if head.has_computers and seat_rows is None:
-            head, row, seat_rows = yield store.ReadHead(game_id, True)
+            head, row, seat_rows = yield store.ReadHead(game_id, True, lock)
         try:
             change, value = plan(head, seat_rows)
         except GameError:
             if (yield store.IsCurrent(head)):
                 raise
             runtime.forget_head(game_id, head.version)
+            lock = True
             continue
         if change is None:
             if (yield store.IsCurrent(head)):
                 return Written(head, head, None, value, row, seat_rows)
             runtime.forget_head(game_id, head.version)
+            lock = True
             continue
         updated = yield store.WriteChange(change)
         if updated is None:
             runtime.forget_head(game_id, head.version)
+            lock = True
             continue
         new_head = after(head, change)
         published = any(step.published for step in change.steps)

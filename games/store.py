@@ -163,10 +163,12 @@ class GameRow:
 @dataclass(frozen=True)
 class ReadHead:
     """The game's head as it is now (None: no such game); with `seats`, also its row and its
-    seats: (head, GameRow, [SeatRow]), else (head, None, None)."""
+    seats: (head, GameRow, [SeatRow]), else (head, None, None). With `lock`, nobody else writes
+    the game until the job ends (a write that lost a race asks for it: it cannot lose again)."""
 
     game_id: int
     seats: bool = False
+    lock: bool = False
 
 
 @dataclass(frozen=True)
@@ -546,9 +548,41 @@ def _pg_head(op: ReadHead, row, cached):
     *head, options, is_default, created, updated, finished, seats = row
     return (
         _head(head, cached),
-        GameRow(_json(options), is_default, created, updated, finished),
+        _pg_row((options, is_default, created, updated, finished)),
         [_seat_row(seat) for seat in _json(seats)],
     )
+
+
+def _pg_locked_head(one, all_rows, op: ReadHead):
+    """The head read with its row locked, then (a statement of its own, so it sees every seat
+    committed before the lock was had) the row and the seats."""
+    cached = runtime.cached_head(op.game_id)
+    row = one(_HEAD + " FOR UPDATE", (cached.version if cached else -1, op.game_id))
+    if row is None or not op.seats:
+        return _pg_head(ReadHead(op.game_id), row, cached)
+    return (
+        _head(row, cached),
+        _pg_row(one(_ROW, (op.game_id,))),
+        [_seat_row(seat) for seat in all_rows(_SEATS, (op.game_id,))],
+    )
+
+
+async def _apg_locked_head(one, all_rows, op: ReadHead):
+    """`_pg_locked_head` on the loop."""
+    cached = runtime.cached_head(op.game_id)
+    row = await one(_HEAD + " FOR UPDATE", (cached.version if cached else -1, op.game_id))
+    if row is None or not op.seats:
+        return _pg_head(ReadHead(op.game_id), row, cached)
+    return (
+        _head(row, cached),
+        _pg_row(await one(_ROW, (op.game_id,))),
+        [_seat_row(seat) for seat in await all_rows(_SEATS, (op.game_id,))],
+    )
+
+
+def _pg_row(row) -> GameRow:
+    options, is_default, created, updated, finished = row
+    return GameRow(_json(options), is_default, created, updated, finished)
 
 
 def _pg_written(change, row, now):
@@ -579,9 +613,11 @@ class PostgresOps:
         return self.conn.execute(sql, params).fetchone()
 
     def read_head(self, op: ReadHead):
-        cached = runtime.cached_head(op.game_id)
-        sql = _JOIN_READ if op.seats else _HEAD
-        return _pg_head(op, self._one(sql, (cached.version if cached else -1, op.game_id)), cached)
+        # In Django's transaction: the row is locked at once, as the ORM's select_for_update.
+        return _pg_locked_head(self._one, self._all, op)
+
+    def _all(self, sql, params):
+        return self.conn.execute(sql, params).fetchall()
 
     def is_current(self, op: IsCurrent) -> bool:
         row = self._one(_VERSION, (op.head.pk,))
@@ -629,7 +665,13 @@ def _pg_insert(game) -> tuple[str, list]:
 
 class AsyncPostgresOps(PostgresOps):
     """The same operations on an async psycopg connection of the loop's pool (autocommit: each
-    statement is its own transaction, and a write checks the version it was planned on)."""
+    statement is its own transaction, and a write checks the version it was planned on; a job
+    that asks for a lock runs from there in a transaction, which `LoopPostgres.run` ends)."""
+
+    def __init__(self, conn, *, planning: bool = True) -> None:
+        super().__init__(conn)
+        self.planning = planning
+        self.in_transaction = False
 
     async def do(self, op):
         return await _ASYNC_POSTGRES[type(op)](self, op)
@@ -639,9 +681,24 @@ class AsyncPostgresOps(PostgresOps):
 
     async def read_head(self, op: ReadHead):
         cached = runtime.cached_head(op.game_id)
+        if cached is not None and not op.seats and not op.lock and self.planning:
+            # Planned on the newest head this process knows: the write checks the version, and
+            # a stale plan is made again on the game read then.
+            return cached, None, None
+        if op.lock:
+            if not self.in_transaction:
+                await self.conn.execute("BEGIN")
+                self.in_transaction = True
+            return await _apg_locked_head(self._one, self._all, op)
         sql = _JOIN_READ if op.seats else _HEAD
         row = await self._one(sql, (cached.version if cached else -1, op.game_id))
-        return _pg_head(op, row, cached)
+        found = _pg_head(op, row, cached)
+        if found[0] is not None:
+            runtime.remember_head(found[0])
+        return found
+
+    async def _all(self, sql, params):
+        return await (await self.conn.execute(sql, params)).fetchall()
 
     async def is_current(self, op: IsCurrent) -> bool:
         row = await self._one(_VERSION, (op.head.pk,))
@@ -922,13 +979,21 @@ class LoopPostgres:
         pool = await self.pool()
         announced: list[dict] = []
         async with pool.connection() as conn:
-            value = await _adrive(job, AsyncPostgresOps(conn), announced)
+            ops = AsyncPostgresOps(conn)
+            try:
+                value = await _adrive(job, ops, announced)
+            except BaseException:
+                if ops.in_transaction:
+                    await conn.execute("ROLLBACK")
+                raise
+            if ops.in_transaction:
+                await conn.execute("COMMIT")
         return Ran(value, announced)
 
     async def read(self, name: str, *args):
         pool = await self.pool()
         async with pool.connection() as conn:
-            return await getattr(AsyncPostgresOps(conn), name)(*args)
+            return await getattr(AsyncPostgresOps(conn, planning=False), name)(*args)
 
     async def _configure(self, conn) -> None:
         """Every pooled connection: JSON read by orjson, autocommit (one statement, one
