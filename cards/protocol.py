@@ -38,7 +38,7 @@ from cards.engine.protocol_text import (
     scores_text,
     split_table,
 )
-from games import limits, realtime, runtime, selectors, services
+from games import limits, planning, realtime, runtime, selectors, services
 from games.errors import GameError
 from games.middleware import allowed_host
 from games.models import Game
@@ -99,7 +99,7 @@ def _needs_write(game, request: Request, now: int) -> bool:
     if request.route == "scores":
         return False
     last_seen = game.state.get("last_seen", {}).get(request.player)
-    return last_seen is None or now - last_seen >= services.TOUCH_INTERVAL_MS
+    return last_seen is None or now - last_seen >= planning.TOUCH_INTERVAL_MS
 
 
 def _parse(path: str):

@@ -11,6 +11,10 @@ from games.rules import Result, as_result, register
 RULE_SETS = {"declare": DeclareRules(), "classic": ClassicRules()}
 
 
+# What the rules read of each action: the log keeps that, not whatever else was sent.
+ACTION_FIELDS = {"pick": ("type", "row", "col"), "claim": ("type", "cards")}
+
+
 class SetTable:
     kind = "set"
     page = "table"  # a game's own page (a URL name)
@@ -39,7 +43,10 @@ class SetTable:
         return self.apply(state, name, {"type": "join"}, now_ms)
 
     def apply(self, state: dict, actor: str, action: dict, now_ms: int) -> Result:
-        return self._keep_rules(state, self.engine(state).apply(state, actor, action, now_ms))
+        result = self._keep_rules(state, self.engine(state).apply(state, actor, action, now_ms))
+        fields = ACTION_FIELDS.get(action.get("type"), ("type",))
+        read = {key: action[key] for key in fields if key in action}
+        return Result(result.state, result.outcome, result.event, read)
 
     def tick(self, state: dict, now_ms: int) -> Result:
         return self._keep_rules(state, self.engine(state).tick(state, now_ms))

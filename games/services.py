@@ -22,118 +22,40 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import random
 import re
 import time
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 
 from games import limits, realtime, runtime, selectors, store
-from games.errors import Conflict, Forbidden, GameError, NotFound, RuleError
-from games.models import Game, new_token
+from games.errors import Conflict, Forbidden, GameError, NotFound
+from games.models import Game
+from games.planning import (
+    COMPUTER_SPEEDS_S,
+    OVER,
+    Change,
+    NewGame,
+    NewSeat,
+    Step,
+    _rule_error,
+    after,
+    change_of,
+    plan_create,
+    plan_due,
+    plan_join,
+    plan_move,
+)
 from games.rules import Result, get_rules
-from games.selectors import TableHead
-
-OVER = Game.Status.OVER
-
-# Sending a presence mark costs a write; one a second per player keeps "away" exact to a second.
-TOUCH_INTERVAL_MS = 1000
-# Actions that only mark a player present: logged (the away rule depends on them) but not
-# broadcast unless they are events (a join).
-PRESENCE_ACTIONS = frozenset({"look", "watch", "touch"})
-
-# Mean thinking time of a computer seat, in seconds, by speed ("instant" is for tests and demos).
-COMPUTER_SPEEDS_S = {"slow": 12.0, "medium": 7.0, "fast": 3.5, "instant": 0.05}
+from games.store import TableHead
 
 MAX_TRIES = 8  # plans of one write, each on a newer game than the last
 
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-# -- what a write does --------------------------------------------------------------------------
-
-
-@dataclass
-class NewSeat:
-    """The seat a join adds; its id (`pk`) is known once written. `player_id` None: the write
-    makes a player named as the seat."""
-
-    number: int
-    name: str
-    player_id: int | None = None
-    is_computer: bool = False
-    protocol: bool = False
-    computer: dict = field(default_factory=dict)
-    token: str = field(default_factory=new_token)
-    pk: int | None = None
-
-
-@dataclass
-class Step:
-    """One move of a change, as its log entry: the seat (an id, a NewSeat, or None for the
-    game's own events), the actor's name, the action as the rules read it, its result, when."""
-
-    seat: int | NewSeat | None
-    actor: str
-    action: dict
-    result: Result
-    at: int
-
-    @property
-    def seat_id(self) -> int | None:
-        return getattr(self.seat, "pk", self.seat)
-
-    @property
-    def published(self) -> bool:
-        """Whether listeners hear of it: events, and every action but a presence mark."""
-        return self.result.event or self.action.get("type") not in PRESENCE_ACTIONS
-
-
-@dataclass
-class Change:
-    """What one write does to a game: the moves it logs (versions `from_version` + 1 ...
-    `version`) and the game's row after them. Written only if the game is still at
-    `from_version`, so a change planned on a stale game is never stored."""
-
-    game_id: int
-    from_version: int
-    steps: list[Step]
-    state: dict
-    status: str
-    deadline_ms: int | None
-    ended: bool  # the game is over with this change (its `finished` time is set)
-    scores: dict[str, int]  # the seats whose score changed, by name
-    new_seat: NewSeat | None = None
-    computers: dict[str, dict] = field(default_factory=dict)  # computers' new clocks, by name
-    has_computers: bool | None = None  # True when a computer joins
-    is_default: bool | None = None  # False when the default table ends (a new one follows)
-    options: dict | None = None  # the game's options, when the default table ends
-
-    @property
-    def version(self) -> int:
-        return self.from_version + len(self.steps)
-
-
-@dataclass
-class NewGame:
-    """A game to insert: its kind, options, seed and first state, and for a game played as it
-    is made (Set War) its moves."""
-
-    kind: str
-    options: dict
-    seed: int
-    state: dict
-    status: str
-    deadline_ms: int | None
-    created_ms: int
-    is_open: bool = False
-    is_default: bool = False
-    steps: list[Step] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -167,227 +89,6 @@ class Work:
 
     job: Generator
     limits: tuple[tuple[str, str], ...] = ()
-
-
-# -- planning: the rules only, no database --------------------------------------------------------
-
-
-def _rule_error(exc: Exception) -> GameError:
-    """The platform's one rule error for whatever a kind's rules refused with."""
-    if isinstance(exc, RuleError):
-        return exc
-    return RuleError(str(exc), getattr(exc, "code", "invalid"))
-
-
-def after(head: TableHead, change: Change) -> TableHead:
-    """A head with the change applied (a new one: a cached head is shared, never changed)."""
-    return dataclasses.replace(
-        head,
-        state=change.state,
-        status=change.status,
-        version=change.version,
-        deadline_ms=change.deadline_ms,
-        has_computers=head.has_computers or bool(change.has_computers),
-        is_default=head.is_default if change.is_default is None else change.is_default,
-    )
-
-
-def _thinking_ms(game_id: int, number: int, version: int, speed: str) -> int:
-    """A computer's thinking time around its speed, drawn reproducibly for the game."""
-    mean = COMPUTER_SPEEDS_S[speed]
-    rng = random.Random(f"{game_id}:{number}:{version}")
-    return int(1000 * min(max(rng.gauss(mean, mean / 4), mean / 3), 2 * mean))
-
-
-def _computer_seats(seats) -> list[store.SeatRow]:
-    return sorted((s for s in seats or () if s.is_computer), key=lambda s: s.number)
-
-
-def plan_due(head: TableHead, seats, now: int) -> tuple[list[Step], dict, dict[str, dict]]:
-    """What time alone has made due before anything else: the rules' own deadline (a declare
-    timeout), then each computer whose thinking time is up acts on the board as it is. The
-    steps, the state after them and the computers' new clocks."""
-    steps: list[Step] = []
-    state = head.state
-    clocks: dict[str, dict] = {}
-    if head.deadline_ms is None or now < head.deadline_ms or head.status == OVER:
-        return steps, state, clocks
-    rules = get_rules(head.kind)
-    ticked = rules.tick(state, now)
-    if ticked.state != state:
-        steps.append(Step(None, "", {"type": "tick"}, ticked, now))
-        state = ticked.state
-    for seat in _computer_seats(seats):
-        planned = seat.computer.get("next_ms")
-        if planned is None or planned > now or rules.status(state) == OVER:
-            continue
-        clocks[seat.name] = {**seat.computer, "next_ms": None}
-        for action in rules.bot_actions(state, seat.name) or []:
-            try:
-                result = rules.apply(state, seat.name, action, now)
-            except ValueError:  # RuleError too: the board moved on under it; it thinks again
-                break
-            steps.append(Step(seat.pk, seat.name, result.action or action, result, now))
-            state = result.state
-    return steps, state, clocks
-
-
-def _schedule(head, seats, state, status, clocks, version, now, new_seat=None) -> int | None:
-    """Give every idle computer with something to do a time to act (into `clocks`); the
-    game's next deadline: the earliest of the rules' own and the computers' times."""
-    rules = get_rules(head.kind)
-    times = []
-    computers = [(s.number, s.name, clocks.get(s.name, s.computer)) for s in seats or ()]
-    computers = [c for c in computers if _is_computer(seats, c[1])]
-    if new_seat is not None and new_seat.is_computer:
-        computers.append((new_seat.number, new_seat.name, new_seat.computer))
-    for number, name, clock in computers:
-        planned = clock.get("next_ms")
-        if status == OVER:
-            planned = None
-        elif planned is None and rules.bot_actions(state, name) is not None:
-            speed = clock.get("speed", "medium")
-            planned = now + _thinking_ms(head.pk, number, version, speed)
-        if planned != clock.get("next_ms"):
-            if new_seat is not None and name == new_seat.name:
-                new_seat.computer = {**clock, "next_ms": planned}
-            else:
-                clocks[name] = {**clock, "next_ms": planned}
-        if planned is not None:
-            times.append(planned)
-    deadline = rules.next_deadline(state)
-    if deadline is not None:
-        times.append(deadline)
-    return min(times) if times else None
-
-
-def _is_computer(seats, name) -> bool:
-    return any(s.name == name and s.is_computer for s in seats)
-
-
-def change_of(
-    head: TableHead,
-    seats,
-    steps: list[Step],
-    now: int,
-    *,
-    clocks: dict[str, dict] | None = None,
-    new_seat: NewSeat | None = None,
-    has_computers: bool | None = None,
-) -> Change | None:
-    """The change `steps` make to the game (None: nothing to write), with the computers'
-    turns scheduled and the default table handed over when it ends."""
-    clocks = dict(clocks or {})
-    if not steps and not clocks:
-        return None
-    rules = get_rules(head.kind)
-    state = steps[-1].result.state if steps else head.state
-    status = rules.status(state)
-    version = head.version + len(steps)
-    if head.has_computers or has_computers:
-        deadline = _schedule(head, seats, state, status, clocks, version, now, new_seat)
-    else:
-        deadline = rules.next_deadline(state)
-    before = rules.scores(head.state)
-    scores = {
-        name: score for name, score in rules.scores(state).items() if before.get(name) != score
-    }
-    ended = status == OVER and head.status != OVER
-    return Change(
-        head.pk,
-        head.version,
-        steps,
-        state,
-        status,
-        deadline,
-        ended,
-        scores,
-        new_seat,
-        clocks,
-        has_computers,
-        False if head.is_default and ended else None,
-    )
-
-
-def plan_move(
-    head: TableHead, seats, *, seat: int | NewSeat, name: str, action: dict, now: int
-) -> tuple[Change | None, Result]:
-    """A seat's action (after whatever is due) on `head`: the change and the action's result.
-    A refused action raises and plans nothing."""
-    steps, state, clocks = plan_due(head, seats, now)
-    rules = get_rules(head.kind)
-    try:
-        result = rules.apply(state, name, action, now)
-    except ValueError as exc:  # RuleError, or the engine's own
-        raise _rule_error(exc) from exc
-    if result.state != state:
-        steps.append(Step(seat, name, result.action or action, result, now))
-    return change_of(head, seats, steps, now, clocks=clocks), result
-
-
-def plan_join(
-    head: TableHead,
-    seats,
-    *,
-    name: str,
-    now: int,
-    player_id: int | None = None,
-    is_computer: bool = False,
-    protocol: bool = False,
-    computer: dict | None = None,
-) -> Change:
-    """Seat `name` (after whatever is due) at `head`, whose seats are `seats`."""
-    rules = get_rules(head.kind)
-    steps, state, clocks = plan_due(head, seats, now)
-    status = rules.status(state)
-    if status == OVER:
-        raise GameError("The game is over; nobody can join it.", http_status=409)
-    if status == Game.Status.ACTIVE and not rules.join_while_active:
-        raise GameError("The game has started; nobody can join it now.", http_status=409)
-    if rules.max_seats is not None and len(seats) >= rules.max_seats:
-        raise GameError(f"The game is full ({rules.max_seats} seats).", http_status=409)
-    if any(seat.name == name for seat in seats):
-        raise GameError(f"The name {name!r} is taken at this game.", http_status=409)
-    try:
-        result = rules.join(state, name, now)
-    except ValueError as exc:
-        raise _rule_error(exc) from exc
-    seat = NewSeat(len(seats), name, player_id, is_computer, protocol, dict(computer or {}))
-    steps.append(Step(seat, name, {"type": "join"}, result, now))
-    return change_of(
-        head,
-        seats,
-        steps,
-        now,
-        clocks=clocks,
-        new_seat=seat,
-        has_computers=True if is_computer and not head.has_computers else None,
-    )
-
-
-def plan_create(
-    *, kind: str, options: dict | None, seed: int | None, now: int, is_open=False, is_default=False
-) -> NewGame:
-    """A new game: its validated options, its seed (random when not given) and first state."""
-    rules = get_rules(kind)
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**62)
-    try:
-        options = rules.options(options or {})
-        state = rules.new(options=options, seed=seed, now_ms=now)
-    except ValueError as exc:
-        raise _rule_error(exc) from exc
-    return NewGame(
-        kind,
-        options,
-        seed,
-        state,
-        rules.status(state),
-        rules.next_deadline(state),
-        now,
-        is_open,
-        is_default,
-    )
 
 
 # -- the message of a committed change ----------------------------------------------------------

@@ -183,14 +183,14 @@ class WriteChange:
     """Write a change if the game is still at its `from_version`: the time written, or None
     when the game had moved on (nothing written)."""
 
-    change: Any  # services.Change
+    change: Any  # planning.Change
 
 
 @dataclass(frozen=True)
 class InsertGame:
     """Insert a new game (and the moves of a game played as it is made): (id, created time)."""
 
-    game: Any  # services.NewGame
+    game: Any  # planning.NewGame
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from games import services
+from games import planning, services
 from games.errors import GameError
 from games.models import Game
 from games.rules import get_rules
@@ -38,10 +38,10 @@ def setwar_run(*, players, cards=None, seed: int | None = None, now: int | None 
             action = {"type": "round", "number": state["round"] + 1}
             result = rules.apply(state, "", action, now)
             state = result.state
-            steps.append(services.Step(None, "", action, result, now))
+            steps.append(planning.Step(None, "", action, result, now))
     except ValueError as exc:  # the engine's own, or the rules'
         raise GameError(str(exc)) from exc
-    game = services.NewGame(
+    game = planning.NewGame(
         Game.Kind.SETWAR, options, seed, state, rules.status(state), None, now, steps=steps
     )
     head, _created, _options = services.run(services.create_played(game))

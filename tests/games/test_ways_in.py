@@ -149,3 +149,16 @@ def test_the_first_read_after_a_declare_deadline_answers_the_timed_out_game(clie
     for tail in ("moves", "export", "replay"):
         assert client.get(url + tail).status_code == 200
     assert client.get("/api/games/").status_code == 200
+
+
+def test_a_set_move_is_logged_as_the_rules_read_it_and_replays():
+    from games.replay import replay
+
+    game, ann = classic_table()
+    claim = {"type": "claim", "cards": EXAMPLE_DECK[:3], "why": "x" * 1000, "n": 2**70}
+    services.move_submit(game_id=game.pk, seat=ann, action=claim)
+    services.move_submit(game_id=game.pk, seat=ann, action={"type": "hint", "junk": [1, 2]})
+    logged = list(Move.objects.filter(game_id=game.pk).order_by("seq").values_list("action"))
+    assert logged[1:] == [({"type": "claim", "cards": EXAMPLE_DECK[:3]},), ({"type": "hint"},)]
+    stored = Game.objects.get(pk=game.pk)
+    assert replay(stored) == stored.state
