@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cards.engine.bot import set_table_actions
 from cards.engine.classic import ClassicRules
+from cards.engine.errors import SetError
 from cards.engine.table import DeclareRules
 from games.errors import RuleError
 from games.rules import Result, as_result, register
@@ -26,13 +27,33 @@ class SetTable:
         name = state_or_options.get("rules", "declare")
         if isinstance(name, str) and name in RULE_SETS:
             return RULE_SETS[name]
-        raise RuleError(f"Unknown rule set {name!r}; use 'declare' or 'classic'.", "bad_option")
+        shown = repr(name) if len(repr(name)) <= 40 else repr(name)[:37] + "..."
+        raise RuleError(
+            f"The rules option must be 'declare' or 'classic'; got {shown}.", "bad_option"
+        )
 
     def options(self, options: dict) -> dict:
-        options = dict(options)
-        options.setdefault("rules", "declare")
-        self.engine(options)
-        return options
+        """Return the table's options checked, bounded and in canonical form (what is stored).
+
+        Every reader of a stored game (lists, pages, replays, the next move) trusts them, so
+        anything else is refused here, once, with a message naming the option: unknown keys,
+        wrong types, null, a deck that is not a list of distinct cards, and numbers out of range
+        (``declare_ms`` and ``away_ms`` at most a day, ``MAX_CLOCK_MS``; ``board_size`` at most the
+        whole deck).
+        """
+        if not isinstance(options, dict):
+            raise RuleError(
+                "Set table options are a JSON object: rules, attributes, deck, board_size, "
+                "away_ms, declare_ms.",
+                "bad_option",
+            )
+        rules = options.get("rules", "declare")
+        engine = self.engine({"rules": rules})
+        try:
+            cleaned = engine.clean_options({k: v for k, v in options.items() if k != "rules"})
+        except SetError as error:
+            raise RuleError(str(error), getattr(error, "code", "bad_option")) from None
+        return {"rules": rules, **cleaned}
 
     def new(self, *, options: dict, seed: int, now_ms: int) -> dict:
         engine_options = {k: v for k, v in options.items() if k != "rules"}
@@ -73,11 +94,15 @@ class SetTable:
         return self.engine(state).scores(state)
 
     def describe(self, options: dict) -> str:
-        """A short description for lists: rule set, attributes, deck."""
+        """A short description for lists: rule set, attributes, deck.
+
+        Options are checked when a game is created (`options`); a row stored before that check
+        still gets a description, not an error, since the lobby lists every game.
+        """
         parts = [str(options.get("rules", "declare")).capitalize()]
-        if options.get("attributes"):
+        if options.get("attributes") in (3, 4, 5):
             parts.append(f"{options['attributes']} attributes")
-        if options.get("deck"):
+        if isinstance(options.get("deck"), list) and options["deck"]:
             parts.append(f"{len(options['deck'])} cards")
         return ", ".join(parts)
 

@@ -6,6 +6,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from cards.engine import Card, SetError, parse_card, parse_cards
+from cards.engine.table import AWAY_MS, DECLARE_MS, MAX_CLOCK_MS
 from games.serializers import (
     ACTIONS,
     CREATE_REQUESTS,
@@ -186,22 +187,42 @@ CARD_TEXT = {
                 "type": "array",
                 "items": CARD_TEXT,
                 "uniqueItems": True,
+                "minItems": 3,
+                "maxItems": 243,
                 "description": "The cards in deal order (distinct, of the table's size, a "
-                "multiple of 3, at least a board); shuffled by the seed when omitted.",
+                "multiple of 3, at least a board, at most the whole deck: 27, 81 or 243 cards); "
+                "shuffled by the seed when omitted.",
             },
             "board_size": {
                 "type": "integer",
                 "minimum": 3,
+                "maximum": 243,
                 "multipleOf": 3,
-                "description": "Classic tables: cards on the board (default 3 × attributes).",
+                "description": "Classic tables: cards on the board (default 3 × attributes), at "
+                "most the whole deck (27, 81 or 243 cards for 3, 4 or 5 attributes).",
             },
-            "away_ms": {"type": "integer", "minimum": 1},
-            "declare_ms": {"type": "integer", "minimum": 1, "description": "Declare tables."},
+            "away_ms": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": MAX_CLOCK_MS,
+                "default": AWAY_MS,
+                "description": "Milliseconds without a request before a player is away, at "
+                "most one day (86400000).",
+            },
+            "declare_ms": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": MAX_CLOCK_MS,
+                "default": DECLARE_MS,
+                "description": "Declare tables: milliseconds a declarer has to pick three "
+                "cards, at most one day (86400000).",
+            },
         },
     }
 )
 class SetOptionsField(serializers.DictField):
-    """The options of a Set table (checked by its rules)."""
+    """The options of a Set table (checked, bounded and stored in canonical form by its rules,
+    `cards.rules.SetTable.options`: anything else is a 400 naming the option)."""
 
 
 class SetGameCreateRequest(GameCreateCommon):

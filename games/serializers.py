@@ -126,9 +126,12 @@ class GameCreateRequest(GameCreateCommon):
         required=False,
         default=dict,
         help_text=(
-            "Rule options of the kind. Set: `rules` (`declare` or `classic`), `attributes` "
-            "(3 or 4 for declare; 3, 4 or 5 for classic). Square Game: `players` (2 to 4). "
-            "Set War games are created with POST /api/setwar/."
+            "Rule options of the kind, checked and bounded by its rules when the game is "
+            "created (a 400 names a bad one). Set: `rules` (`declare` or `classic`), "
+            "`attributes` (3 or 4 for declare; 3, 4 or 5 for classic), `deck`, `board_size` "
+            "(classic: a multiple of 3 up to the whole deck), `declare_ms` and `away_ms` (1 to "
+            "86400000 ms, one day). Square Game: `players` (2 to 4), `save`. Set War games are "
+            "created with POST /api/setwar/."
         ),
     )
 

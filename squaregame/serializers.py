@@ -9,15 +9,22 @@ from rest_framework import serializers
 from games.serializers import ACTIONS, CREATE_REQUESTS, GameCreateCommon
 from squaregame.rules import MAX_SAVE_ENTRIES
 
+# The ranges the rules accept (specs/squaregame.md): seats 1-4, pieces 1-16, permutations 1-8,
+# and a zero point on the board's lattice, 0-32 on both axes. Anything else is refused by name.
+SEAT = {"type": "integer", "minimum": 1, "maximum": 4}
+PIECE = {"type": "integer", "minimum": 1, "maximum": 16}
+PERMUTATION = {"type": "integer", "minimum": 1, "maximum": 8}
+COORDINATE = {"type": "integer", "minimum": 0, "maximum": 32}
+
 SAVE_BOARD_ENTRY = {
     "type": "object",
     "required": ["player_num", "piece_num", "permutation", "x", "y"],
     "properties": {
-        "player_num": {"type": "integer"},
-        "piece_num": {"type": "integer"},
-        "permutation": {"type": "integer"},
-        "x": {"type": "integer"},
-        "y": {"type": "integer"},
+        "player_num": SEAT,
+        "piece_num": PIECE,
+        "permutation": PERMUTATION,
+        "x": COORDINATE,
+        "y": COORDINATE,
     },
 }
 SAVE_MOVE_ENTRY = {
@@ -26,16 +33,13 @@ SAVE_MOVE_ENTRY = {
             "title": "The opening (move 0 of a save without a board)",
             "type": "object",
             "required": ["piece_num", "permutation"],
-            "properties": {"piece_num": {"type": "integer"}, "permutation": {"type": "integer"}},
+            "properties": {"piece_num": PIECE, "permutation": PERMUTATION},
         },
         {
             "title": "A pass",
             "type": "object",
             "required": ["type", "player_num"],
-            "properties": {
-                "type": {"type": "integer", "enum": [0]},
-                "player_num": {"type": "integer"},
-            },
+            "properties": {"type": {"type": "integer", "enum": [0]}, "player_num": SEAT},
         },
         {
             "title": "A placement",
@@ -43,11 +47,11 @@ SAVE_MOVE_ENTRY = {
             "required": ["type", "player_num", "piece_num", "permutation", "x", "y"],
             "properties": {
                 "type": {"type": "integer", "enum": [1]},
-                "player_num": {"type": "integer"},
-                "piece_num": {"type": "integer"},
-                "permutation": {"type": "integer"},
-                "x": {"type": "integer"},
-                "y": {"type": "integer"},
+                "player_num": SEAT,
+                "piece_num": PIECE,
+                "permutation": PERMUTATION,
+                "x": COORDINATE,
+                "y": COORDINATE,
             },
         },
     ]

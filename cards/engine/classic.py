@@ -38,6 +38,7 @@ from typing import Any
 from cards.engine.errors import SetError
 from cards.engine.table import (
     AWAY_MS,
+    MAX_CLOCK_MS,
     Result,
     TableError,
     TableRules,
@@ -48,6 +49,7 @@ from cards.engine.table import (
     check_action,
     check_options,
     check_player,
+    clean_deck,
     copy_state,
     count_sets_in,
     deal_deck,
@@ -114,18 +116,10 @@ class ClassicRules(TableRules):
         ``board_size`` (a multiple of 3; default 3 × attributes), ``away_ms`` (default 60000,
         only for showing who is present).
         """
-        options = check_options(options, ("attributes", "deck", "board_size", "away_ms"))
-        attributes = option_int(options, "attributes", 4, (3, 4, 5))
-        board_size = option_int(options, "board_size", 3 * attributes)
-        if board_size % 3:
-            raise TableError(
-                f"The board_size option must be a multiple of 3; got {board_size}.", "bad_option"
-            )
-        if board_size > 3**attributes:
-            raise TableError(
-                f"The board_size option cannot exceed the {3**attributes}-card deck.", "bad_option"
-            )
-        away_ms = option_int(options, "away_ms", AWAY_MS)
+        options = ClassicRules.clean_options(options)
+        attributes = options.get("attributes", 4)
+        board_size = options.get("board_size", 3 * attributes)
+        away_ms = options.get("away_ms", AWAY_MS)
         deck = deal_deck(options, attributes, seed, board_size)
         state = {
             "rules": ClassicRules.name,
@@ -149,6 +143,38 @@ class ClassicRules(TableRules):
         _deal_while_no_set(state)
         _end_if_done(state, now_ms)
         return state
+
+    @staticmethod
+    def clean_options(options: object) -> dict:
+        """Return the options checked and in canonical form; raise `TableError` naming the first
+        bad one.
+
+        Known options, each optional: ``attributes`` (3, 4 or 5), ``board_size`` (a multiple of
+        3, from 3 to the whole deck, 3 ** attributes), ``deck`` (distinct card strings of that
+        size, a multiple of 3, at least a board; stored as protocol texts) and ``away_ms`` (whole
+        milliseconds, 1 to `MAX_CLOCK_MS`). Only the options given are returned.
+
+        >>> ClassicRules.clean_options({"attributes": 5, "board_size": 18})
+        {'attributes': 5, 'board_size': 18}
+        """
+        options = check_options(options, ("attributes", "deck", "board_size", "away_ms"))
+        attributes = option_int(options, "attributes", 4, (3, 4, 5))
+        whole_deck = 3**attributes
+        board_size = option_int(options, "board_size", 3 * attributes, maximum=whole_deck)
+        if board_size % 3:
+            raise TableError(
+                f"The board_size option must be a multiple of 3; got {board_size}.", "bad_option"
+            )
+        cleaned: dict[str, Any] = {}
+        if "attributes" in options:
+            cleaned["attributes"] = attributes
+        if "board_size" in options:
+            cleaned["board_size"] = board_size
+        if "deck" in options:
+            cleaned["deck"] = clean_deck(options["deck"], attributes, board_size)
+        if "away_ms" in options:
+            cleaned["away_ms"] = option_int(options, "away_ms", AWAY_MS, maximum=MAX_CLOCK_MS)
+        return cleaned
 
     @staticmethod
     def apply(state: dict, player: str, action: dict, now_ms: int) -> Result:

@@ -57,6 +57,7 @@ __all__ = [
     "BAD_NAME",
     "BAD_PICK",
     "DECLARE_MS",
+    "MAX_CLOCK_MS",
     "DeclareRules",
     "Result",
     "TableError",
@@ -67,6 +68,10 @@ __all__ = [
 DECLARE_MS = 5000
 #: How long without any request before a player is away (§7).
 AWAY_MS = 60_000
+#: The longest ``declare_ms`` or ``away_ms`` a table may be given: one day. A deadline is
+#: ``now + declare_ms`` (or ``last_seen + away_ms``) in Unix ms, stored in a 64-bit column, so an
+#: unbounded option would overflow the database on the first move.
+MAX_CLOCK_MS = 86_400_000
 #: Points for a correct set and for a wrong one or a timeout (§5).
 SET_POINTS = 10
 PENALTY_POINTS = 5
@@ -204,11 +209,25 @@ def deal_deck(options: dict, attributes: int, seed: int, minimum: int) -> list[s
     A given deck (tests, the spec's worked example) must name distinct cards of the table's
     attribute count, hold a multiple of 3 cards (§1) and at least ``minimum`` of them.
     """
-    given = options.get("deck")
-    if given is None:
+    if "deck" not in options:
         return [card_text(card) for card in new_deck(attributes, rng=random.Random(seed))]
+    return clean_deck(options["deck"], attributes, minimum)
+
+
+def clean_deck(given: object, attributes: int, minimum: int) -> list[str]:
+    """Return a given deck as canonical card texts, or raise naming what is wrong with it."""
     if not isinstance(given, list | tuple) or not all(isinstance(item, str) for item in given):
-        raise TableError("The deck option must be a list of card strings.", "bad_option")
+        raise TableError(
+            "The deck option must be a list of card strings (leave it out to shuffle the deck); "
+            f"got {_shown(given)}.",
+            "bad_option",
+        )
+    if len(given) > 3**attributes:
+        raise TableError(
+            f"The deck option holds {len(given)} cards; a {attributes}-attribute deck has "
+            f"{3**attributes}.",
+            "bad_option",
+        )
     texts = []
     for item in given:
         try:
@@ -218,7 +237,7 @@ def deal_deck(options: dict, attributes: int, seed: int, minimum: int) -> list[s
             raise TableError(message, "bad_option") from None
         if card.attributes != attributes:
             raise TableError(
-                f"The deck holds {item!r}, which is not a {attributes}-attribute card.",
+                f"The deck holds {_shown(item)}, which is not a {attributes}-attribute card.",
                 "bad_option",
             )
         texts.append(card_text(card))
@@ -232,18 +251,48 @@ def deal_deck(options: dict, attributes: int, seed: int, minimum: int) -> list[s
     return texts
 
 
-def option_int(options: dict, key: str, default: int, allowed: Iterable[int] | None = None) -> int:
-    """Return the integer option ``key`` (``default`` when absent), refusing a bad value."""
+def _shown(value: object, limit: int = 60) -> str:
+    """Show a bad option value briefly: a pasted deck or a 4000-digit number stays readable."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def option_int(
+    options: dict,
+    key: str,
+    default: int,
+    allowed: Iterable[int] | None = None,
+    *,
+    maximum: int | None = None,
+) -> int:
+    """Return the integer option ``key`` (``default`` when absent), refusing a bad value.
+
+    Without ``allowed`` the value must be at least 1 and, with ``maximum``, at most that.
+
+    >>> option_int({"declare_ms": 2000}, "declare_ms", 5000, maximum=MAX_CLOCK_MS)
+    2000
+    >>> try:
+    ...     option_int({"away_ms": 10**19}, "away_ms", 60000, maximum=MAX_CLOCK_MS)
+    ... except TableError as error:
+    ...     print(error)
+    The away_ms option must be at most 86400000; got 10000000000000000000.
+    """
     value = options.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TableError(f"The {key} option must be an integer.", "bad_option")
+        raise TableError(f"The {key} option must be an integer; got {_shown(value)}.", "bad_option")
     if allowed is not None:
         allowed = sorted(allowed)
         if value not in allowed:
             names = ", ".join(str(a) for a in allowed[:-1]) + f" or {allowed[-1]}"
-            raise TableError(f"The {key} option must be {names}; got {value}.", "bad_option")
+            raise TableError(
+                f"The {key} option must be {names}; got {_shown(value)}.", "bad_option"
+            )
     elif value < 1:
-        raise TableError(f"The {key} option must be positive; got {value}.", "bad_option")
+        raise TableError(f"The {key} option must be positive; got {_shown(value)}.", "bad_option")
+    elif maximum is not None and value > maximum:
+        raise TableError(
+            f"The {key} option must be at most {maximum}; got {_shown(value)}.", "bad_option"
+        )
     return value
 
 
@@ -253,10 +302,12 @@ def check_options(options: object, known: Iterable[str]) -> dict:
         return {}
     if not isinstance(options, dict):
         raise TableError("Options must be a mapping of option names to values.", "bad_option")
-    unknown = sorted(set(options) - set(known))
+    known = tuple(known)
+    unknown = sorted(map(str, set(options) - set(known)))
     if unknown:
         raise TableError(
-            f"Unknown option(s): {', '.join(map(str, unknown))}; known: {', '.join(known)}.",
+            f"Unknown option(s): {', '.join(_shown(name, 40) for name in unknown)}; "
+            f"known: {', '.join(known)}.",
             "bad_option",
         )
     return options
@@ -554,10 +605,10 @@ class DeclareRules(TableRules):
         Options: ``attributes`` (3 or 4, default 4), ``deck`` (card strings in deck order),
         ``away_ms`` (default 60000), ``declare_ms`` (default 5000).
         """
-        options = check_options(options, ("attributes", "deck", "away_ms", "declare_ms"))
-        attributes = option_int(options, "attributes", 4, (3, 4))
-        away_ms = option_int(options, "away_ms", AWAY_MS)
-        declare_ms = option_int(options, "declare_ms", DECLARE_MS)
+        options = DeclareRules.clean_options(options)
+        attributes = options.get("attributes", 4)
+        away_ms = options.get("away_ms", AWAY_MS)
+        declare_ms = options.get("declare_ms", DECLARE_MS)
         deck = deal_deck(options, attributes, seed, 3 * attributes)
         cols = attributes
         board = [deck[r * cols : (r + 1) * cols] for r in range(3)]
@@ -587,6 +638,31 @@ class DeclareRules(TableRules):
         }
         _end_if_done(state, now_ms)
         return state
+
+    @staticmethod
+    def clean_options(options: object) -> dict:
+        """Return the options checked and in canonical form; raise `TableError` naming the first
+        bad one.
+
+        Known options, each optional: ``attributes`` (3 or 4), ``deck`` (distinct card strings
+        of that size, a multiple of 3, at least a board; stored as protocol texts),
+        ``declare_ms`` and ``away_ms`` (whole milliseconds, 1 to `MAX_CLOCK_MS`). Only the
+        options given are returned, so defaults stay the engine's.
+
+        >>> DeclareRules.clean_options({"attributes": 3, "declare_ms": 2000})
+        {'attributes': 3, 'declare_ms': 2000}
+        """
+        options = check_options(options, ("attributes", "deck", "away_ms", "declare_ms"))
+        attributes = option_int(options, "attributes", 4, (3, 4))
+        cleaned: dict[str, Any] = {}
+        if "attributes" in options:
+            cleaned["attributes"] = attributes
+        if "deck" in options:
+            cleaned["deck"] = clean_deck(options["deck"], attributes, 3 * attributes)
+        for key, default in (("declare_ms", DECLARE_MS), ("away_ms", AWAY_MS)):
+            if key in options:
+                cleaned[key] = option_int(options, key, default, maximum=MAX_CLOCK_MS)
+        return cleaned
 
     # -- actions ----------------------------------------------------------------------------------
 
