@@ -153,7 +153,9 @@ def public_options(options: dict) -> dict:
     if "deck" not in options:
         return options
     shown = {key: value for key, value in options.items() if key != "deck"}
-    shown["deck_size"] = len(options["deck"])
+    # A row stored before options were checked at creation may hold anything here.
+    deck = options["deck"]
+    shown["deck_size"] = len(deck) if isinstance(deck, list) else 0
     return shown
 
 

@@ -121,3 +121,13 @@ def test_the_schema_documents_the_bounds(client):
     assert square_options["players"]["maximum"] == 4
     placement = square_options["save"]["properties"]["moves"]["items"]["anyOf"][2]["properties"]
     assert placement["x"]["maximum"] == 32 and placement["piece_num"]["maximum"] == 16
+
+
+def test_a_game_stored_with_a_deck_that_is_no_list_before_the_check_still_lists(client):
+    """Rows written before options were checked at creation: the list never answers 500."""
+    from games.models import Game
+
+    Game.objects.create(kind="set", options={"rules": "declare", "deck": None}, seed=1)
+    answer = client.get("/api/games/")
+    assert answer.status_code == 200
+    assert answer.json()[0]["options"] == {"rules": "declare", "deck_size": 0}
