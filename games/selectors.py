@@ -78,16 +78,6 @@ def game_id_of(game_id) -> int:
     return number
 
 
-def existing_game_id(game_id) -> int:
-    """The id of an existing game, checked with one small query, or the not-found error."""
-    number = game_id_of(game_id)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT id FROM games_game WHERE id = %s", [number])
-        if cursor.fetchone() is not None:
-            return number
-    raise NotFound(f"There is no game with id {game_id}.")
-
-
 def game_head(game_id) -> TableHead:
     """The game's head (its state from the cache when current), or the not-found error."""
     head = table_head(game_id=game_id_of(game_id))
