@@ -742,17 +742,22 @@ _ASYNC_POSTGRES = _dispatch(AsyncPostgresOps)
 # == running a job ===============================================================================
 
 
+def _next(job, answer, announced: list):
+    """Hand the job the answer to its last operation; its next operation to run (what it
+    announces is kept for after the commit)."""
+    op = job.send(answer)
+    while type(op) is Announce:
+        announced.append(op.message)
+        op = job.send(None)
+    return op
+
+
 def _drive(job, ops, announced: list):
     """Run a job to its end with synchronous operations; its value."""
     answer = None
     try:
         while True:
-            op = job.send(answer)
-            if type(op) is Announce:
-                announced.append(op.message)
-                answer = None
-            else:
-                answer = ops.do(op)
+            answer = ops.do(_next(job, answer, announced))
     except StopIteration as stop:
         return stop.value
 
@@ -762,12 +767,7 @@ async def _adrive(job, ops, announced: list):
     answer = None
     try:
         while True:
-            op = job.send(answer)
-            if type(op) is Announce:
-                announced.append(op.message)
-                answer = None
-            else:
-                answer = await ops.do(op)
+            answer = await ops.do(_next(job, answer, announced))
     except StopIteration as stop:
         return stop.value
 
