@@ -1,4 +1,4 @@
-"""The event loop's database access (games.store): what it leaves to other threads."""
+"""The event loop's database access (games.store.sqlite): what it leaves to other threads."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def classic_table():
 
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's WAL")
 def test_the_loop_never_waits_for_a_checkpoint_and_a_thread_copies_the_wal_back(monkeypatch):
-    monkeypatch.setattr(store, "CHECKPOINT_EVERY_S", 0.05)
+    monkeypatch.setattr(store.sqlite, "CHECKPOINT_EVERY_S", 0.05)
     checkpoints = []
     real_connect = sqlite3.connect
 
@@ -35,7 +35,9 @@ def test_the_loop_never_waits_for_a_checkpoint_and_a_thread_copies_the_wal_back(
             return super().execute(sql, *args)
 
     monkeypatch.setattr(
-        store.sqlite3, "connect", lambda *args, **kw: real_connect(*args, factory=Recording, **kw)
+        store.sqlite.sqlite3,
+        "connect",
+        lambda *args, **kw: real_connect(*args, factory=Recording, **kw),
     )
     store.close_all()  # start the checkpoints anew, with the short interval
     game, seat = classic_table()

@@ -1,0 +1,289 @@
+"""PostgreSQL: a write is one statement that changes the game only if it is still at the version
+it was planned on (and with it the moves, seats and scores), on Django's connection in its
+transaction or on an async psycopg connection of the event loop's pool; a write that lost a race
+is planned again on the game read locked."""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+
+import orjson
+
+from games import runtime
+from games.store.base import (
+    GameRow,
+    InsertGame,
+    IsCurrent,
+    Ran,
+    ReadHead,
+    SeatRef,
+    WriteChange,
+    _adrive,
+    _dispatch,
+    _head,
+    _json,
+    _seat_ref,
+    _seat_row,
+    utc_now,
+)
+from games.store.statements import (
+    _DEFAULT,
+    _HEAD,
+    _JOIN_READ,
+    _ROW,
+    _SEAT_BY_PLAYER,
+    _SEAT_BY_TOKEN,
+    _SEATS,
+    _VERSION,
+    _change_statement,
+    _pg_insert,
+)
+
+
+def _pg_head(op: ReadHead, row, cached):
+    if row is None:
+        return None, None, None
+    if not op.seats:
+        return _head(row, cached), None, None
+    *head, options, is_default, created, updated, finished, seats = row
+    return (
+        _head(head, cached),
+        _pg_row((options, is_default, created, updated, finished)),
+        [_seat_row(seat) for seat in _json(seats)],
+    )
+
+
+def _pg_locked_head(one, all_rows, op: ReadHead):
+    """The head read with its row locked, then (a statement of its own, so it sees every seat
+    committed before the lock was had) the row and the seats."""
+    cached = runtime.cached_head(op.game_id)
+    row = one(_HEAD + " FOR UPDATE", (cached.version if cached else -1, op.game_id))
+    if row is None or not op.seats:
+        return _pg_head(ReadHead(op.game_id), row, cached)
+    return (
+        _head(row, cached),
+        _pg_row(one(_ROW, (op.game_id,))),
+        [_seat_row(seat) for seat in all_rows(_SEATS, (op.game_id,))],
+    )
+
+
+async def _apg_locked_head(one, all_rows, op: ReadHead):
+    """`_pg_locked_head` on the loop."""
+    cached = runtime.cached_head(op.game_id)
+    row = await one(_HEAD + " FOR UPDATE", (cached.version if cached else -1, op.game_id))
+    if row is None or not op.seats:
+        return _pg_head(ReadHead(op.game_id), row, cached)
+    return (
+        _head(row, cached),
+        _pg_row(await one(_ROW, (op.game_id,))),
+        [_seat_row(seat) for seat in await all_rows(_SEATS, (op.game_id,))],
+    )
+
+
+def _pg_row(row) -> GameRow:
+    options, is_default, created, updated, finished = row
+    return GameRow(_json(options), is_default, created, updated, finished)
+
+
+def _pg_written(change, row, now):
+    written, seat, player = row
+    if written != 1:
+        return None
+    if change.new_seat is not None:
+        change.new_seat.pk, change.new_seat.player_id = seat, player
+    return now
+
+
+def _jsonb(value):
+    from psycopg.types.json import Jsonb
+
+    return Jsonb(value, dumps=runtime.json_bytes)
+
+
+class PostgresOps:
+    """The operations on a psycopg connection of Django's, inside its transaction."""
+
+    def __init__(self, conn) -> None:
+        self.conn = conn
+
+    def do(self, op):
+        return _POSTGRES[type(op)](self, op)
+
+    def _one(self, sql, params):
+        return self.conn.execute(sql, params).fetchone()
+
+    def read_head(self, op: ReadHead):
+        # In Django's transaction: the row is locked at once, as the ORM's select_for_update.
+        return _pg_locked_head(self._one, self._all, op)
+
+    def _all(self, sql, params):
+        return self.conn.execute(sql, params).fetchall()
+
+    def is_current(self, op: IsCurrent) -> bool:
+        row = self._one(_VERSION, (op.head.pk,))
+        return row is not None and row[0] == op.head.version
+
+    def write_change(self, op: WriteChange):
+        now = utc_now()
+        sql, params = _change_statement(op.change, now, _jsonb)
+        return _pg_written(op.change, self._one(sql, params), now)
+
+    def insert_game(self, op: InsertGame):
+        return tuple(self._one(*_pg_insert(op.game, utc_now(), _jsonb)))
+
+    def seat_by_token(self, token: str) -> SeatRef | None:
+        row = self._one(_SEAT_BY_TOKEN, (token,))
+        return None if row is None else _seat_ref(row)
+
+    def seat_of_player(self, game_id: int, player_id: int) -> SeatRef | None:
+        row = self._one(_SEAT_BY_PLAYER, (game_id, player_id))
+        return None if row is None else _seat_ref(row)
+
+    def default_id(self) -> int | None:
+        row = self._one(_DEFAULT, ())
+        return None if row is None else row[0]
+
+
+class AsyncPostgresOps(PostgresOps):
+    """The same operations on an async psycopg connection of the loop's pool (autocommit: each
+    statement is its own transaction, and a write checks the version it was planned on; a job
+    that asks for a lock runs from there in a transaction, which `LoopPostgres.run` ends)."""
+
+    def __init__(self, conn, *, planning: bool = True) -> None:
+        super().__init__(conn)
+        self.planning = planning
+        self.in_transaction = False
+
+    async def do(self, op):
+        return await _ASYNC_POSTGRES[type(op)](self, op)
+
+    async def _one(self, sql, params):
+        return await (await self.conn.execute(sql, params)).fetchone()
+
+    async def read_head(self, op: ReadHead):
+        cached = runtime.cached_head(op.game_id)
+        if cached is not None and not op.seats and not op.lock and self.planning:
+            # Planned on the newest head this process knows: the write checks the version, and
+            # a stale plan is made again on the game read then.
+            return cached, None, None
+        if op.lock:
+            if not self.in_transaction:
+                await self.conn.execute("BEGIN")
+                self.in_transaction = True
+            return await _apg_locked_head(self._one, self._all, op)
+        sql = _JOIN_READ if op.seats else _HEAD
+        row = await self._one(sql, (cached.version if cached else -1, op.game_id))
+        found = _pg_head(op, row, cached)
+        if found[0] is not None:
+            runtime.remember_head(found[0])
+        return found
+
+    async def _all(self, sql, params):
+        return await (await self.conn.execute(sql, params)).fetchall()
+
+    async def is_current(self, op: IsCurrent) -> bool:
+        row = await self._one(_VERSION, (op.head.pk,))
+        return row is not None and row[0] == op.head.version
+
+    async def write_change(self, op: WriteChange):
+        now = utc_now()
+        sql, params = _change_statement(op.change, now, _jsonb)
+        return _pg_written(op.change, await self._one(sql, params), now)
+
+    async def insert_game(self, op: InsertGame):
+        return tuple(await self._one(*_pg_insert(op.game, utc_now(), _jsonb)))
+
+    async def seat_by_token(self, token: str) -> SeatRef | None:
+        row = await self._one(_SEAT_BY_TOKEN, (token,))
+        return None if row is None else _seat_ref(row)
+
+    async def seat_of_player(self, game_id: int, player_id: int) -> SeatRef | None:
+        row = await self._one(_SEAT_BY_PLAYER, (game_id, player_id))
+        return None if row is None else _seat_ref(row)
+
+    async def default_id(self) -> int | None:
+        row = await self._one(_DEFAULT, ())
+        return None if row is None else row[0]
+
+
+class LoopPostgres:
+    """The loop's PostgreSQL: a pool of psycopg async connections."""
+
+    def __init__(self, params: dict, size: int) -> None:
+        self.params = params
+        self.size = size
+        self._pool = None
+        self._opening: asyncio.Task | None = None
+        self._connections: weakref.WeakSet = weakref.WeakSet()
+
+    async def pool(self):
+        if self._pool is None:
+            if self._opening is None:
+                self._opening = asyncio.get_running_loop().create_task(self._open())
+            await asyncio.shield(self._opening)
+        return self._pool
+
+    async def _open(self) -> None:
+        from psycopg_pool import AsyncConnectionPool
+
+        pool = AsyncConnectionPool(
+            kwargs=self.params,
+            min_size=min(2, self.size),
+            max_size=self.size,
+            configure=self._configure,
+            open=False,
+            name="games-live",
+        )
+        try:
+            await pool.open(wait=True, timeout=30)
+        except BaseException:
+            self._opening = None
+            raise
+        self._pool = pool
+
+    async def run(self, job) -> Ran:
+        pool = await self.pool()
+        announced: list[dict] = []
+        async with pool.connection() as conn:
+            ops = AsyncPostgresOps(conn)
+            try:
+                value = await _adrive(job, ops, announced)
+            except BaseException:
+                if ops.in_transaction:
+                    await conn.execute("ROLLBACK")
+                raise
+            if ops.in_transaction:
+                await conn.execute("COMMIT")
+        return Ran(value, announced)
+
+    async def read(self, name: str, *args):
+        pool = await self.pool()
+        async with pool.connection() as conn:
+            return await getattr(AsyncPostgresOps(conn, planning=False), name)(*args)
+
+    async def _configure(self, conn) -> None:
+        """Every pooled connection: JSON read by orjson, autocommit (one statement, one
+        transaction), times in UTC."""
+        from psycopg.types.json import set_json_loads
+
+        set_json_loads(orjson.loads, context=conn)
+        await conn.set_autocommit(True)
+        # Times are read as UTC: the session must be in UTC whatever the server's time zone or
+        # PGTZ, as Django sets its own connections.
+        if conn.info.parameter_status("TimeZone") not in ("UTC", "Etc/UTC"):
+            await conn.execute("SET TIME ZONE 'UTC'")
+        self._connections.add(conn)
+
+    def close_now(self) -> None:
+        """Close the connections at once, from any thread: their event loop has ended (a
+        server's never does; tests run many)."""
+        for conn in list(self._connections):
+            conn.pgconn.finish()
+
+
+# One per event loop.
+
+
+_POSTGRES = _dispatch(PostgresOps)
+_ASYNC_POSTGRES = _dispatch(AsyncPostgresOps)

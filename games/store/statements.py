@@ -1,0 +1,200 @@
+"""The SQL of every read and write of the store, written once for both databases (SQLite's
+placeholders are made from these): the only module that writes games, seats and moves."""
+
+from __future__ import annotations
+
+from games.store.base import HEAD_COLUMNS
+
+_SEAT_REF = "id, game_id, player_id, number, name, token, is_computer, protocol"
+_SEAT_BY_TOKEN = f"SELECT {_SEAT_REF} FROM games_seat WHERE token = %s"
+_SEAT_BY_PLAYER = (
+    f"SELECT {_SEAT_REF} FROM games_seat WHERE game_id = %s AND player_id = %s ORDER BY number"
+)
+# The head, and the state only when the cached one (of the version given) is not current.
+_HEAD = (
+    f"SELECT {', '.join(HEAD_COLUMNS)}, "
+    "CASE WHEN version = %s THEN NULL ELSE state END FROM games_game WHERE id = %s"
+)
+_ROW = "SELECT options, is_default, created, updated, finished FROM games_game WHERE id = %s"
+_SEATS = (
+    "SELECT id, number, name, score, is_computer, protocol, computer FROM games_seat "
+    "WHERE game_id = %s ORDER BY number"
+)
+_VERSION = "SELECT version FROM games_game WHERE id = %s"
+_DEFAULT = "SELECT id FROM games_game WHERE is_default"
+_INSERT_GAME = (
+    "INSERT INTO games_game (kind, options, seed, status, version, state, is_open, is_default, "
+    "deadline_ms, has_computers, created_ms, created, updated, finished) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+)
+_INSERT_PLAYER = (
+    "INSERT INTO games_player (name, session_key, is_computer, created, user_id) "
+    "VALUES (%s, '', %s, %s, NULL)"
+)
+_INSERT_SEAT = (
+    "INSERT INTO games_seat (game_id, player_id, number, name, score, token, is_computer, "
+    "protocol, computer, joined) VALUES (%s, %s, %s, %s, 0, %s, %s, %s, %s, %s)"
+)
+_INSERT_MOVE = (
+    "INSERT INTO games_move (game_id, seq, seat_id, actor, action, outcome, at_ms, created) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+)
+_UPDATE_SCORE = "UPDATE games_seat SET score = %s WHERE game_id = %s AND name = %s"
+_UPDATE_COMPUTER = "UPDATE games_seat SET computer = %s WHERE game_id = %s AND name = %s"
+
+
+def _update_game(change) -> str:
+    extra = ""
+    if change.ended:
+        extra += ", finished = %s"
+    if change.has_computers is not None:
+        extra += ", has_computers = %s"
+    if change.is_default is not None:
+        extra += ", is_default = %s"
+    return (
+        "UPDATE games_game SET state = %s, version = %s, status = %s, deadline_ms = %s, "
+        f"updated = %s{extra} WHERE id = %s AND version = %s"
+    )
+
+
+def _update_params(change, now, adapt) -> list:
+    params = [adapt(change.state), change.version, change.status, change.deadline_ms, now]
+    if change.ended:
+        params.append(now)
+    if change.has_computers is not None:
+        params.append(change.has_computers)
+    if change.is_default is not None:
+        params.append(change.is_default)
+    return [*params, change.game_id, change.from_version]
+
+
+def _insert_params(game, now, adapt) -> tuple:
+    return (
+        game.kind,
+        adapt(game.options),
+        game.seed,
+        game.status,
+        len(game.steps),
+        adapt(game.state),
+        game.is_open,
+        game.is_default,
+        game.deadline_ms,
+        False,
+        game.created_ms,
+        now,
+        now,
+        now if game.status == "over" else None,
+    )
+
+
+def _move_rows(game_id, change_or_game, first_seq, created, adapt, seat_of=lambda step: None):
+    return [
+        (
+            game_id,
+            first_seq + n,
+            seat_of(step),
+            step.actor,
+            adapt(step.action),
+            adapt(step.result.outcome),
+            step.at,
+            created,
+        )
+        for n, step in enumerate(change_or_game.steps, 1)
+    ]
+
+
+def _change_statement(change, now, jsonb) -> tuple[str, list]:
+    """One statement: the game's row, if its version is still the planned one, and with it a
+    join's player and seat, the moves, the scores and the computers' clocks (data-modifying
+    CTEs run once, whether read or not; none writes if the row was not updated)."""
+    sql = [f"WITH g AS ({_update_game(change)} RETURNING id)"]
+    params = _update_params(change, now, jsonb)
+    new = change.new_seat
+    seat_id = "v.seat_id"
+    if new is not None:
+        if new.player_id is None:
+            sql.append(
+                ", p AS (INSERT INTO games_player (name, session_key, is_computer, created, "
+                "user_id) SELECT %s, '', %s, %s, NULL FROM g RETURNING id)"
+            )
+            params += [new.name, new.is_computer, now]
+            player = "p.id"
+            source = "g, p"
+        else:
+            player, source = "%s", "g"
+            params_player = [new.player_id]
+        sql.append(
+            ", ns AS (INSERT INTO games_seat (game_id, player_id, number, name, score, token, "
+            f"is_computer, protocol, computer, joined) SELECT g.id, {player}, %s, %s, 0, %s, %s, "
+            f"%s, %s, %s FROM {source} RETURNING id, player_id)"
+        )
+        if new.player_id is not None:
+            params += params_player
+        params += [new.number, new.name, new.token, new.is_computer, new.protocol]
+        params += [jsonb(new.computer), now]
+        seat_id = "CASE WHEN v.new THEN (SELECT id FROM ns) ELSE v.seat_id END"
+    rows = ", ".join(
+        ["(%s::integer, %s::bigint, %s::boolean, %s::varchar, %s::jsonb, %s::jsonb, %s::bigint)"]
+        * len(change.steps)
+    )
+    sql.append(
+        ", m AS (INSERT INTO games_move (game_id, seq, seat_id, actor, action, outcome, at_ms, "
+        f"created) SELECT g.id, v.seq, {seat_id}, v.actor, v.action, v.outcome, v.at_ms, %s "
+        f"FROM g, (VALUES {rows}) AS v(seq, seat_id, new, actor, action, outcome, at_ms))"
+    )
+    params.append(now)
+    for n, step in enumerate(change.steps, 1):
+        params += [
+            change.from_version + n,
+            None if step.seat is new else step.seat_id,
+            new is not None and step.seat is new,
+            step.actor,
+            jsonb(step.action),
+            jsonb(step.result.outcome),
+            step.at,
+        ]
+    seats = sorted(set(change.scores) | set(change.computers))
+    if seats:
+        # One update of the seats: PostgreSQL applies only one of two updates of a row made
+        # by one statement.
+        values = ", ".join(["(%s::varchar, %s::integer, %s::jsonb)"] * len(seats))
+        sql.append(
+            ", s AS (UPDATE games_seat SET score = coalesce(v.score, games_seat.score), "
+            "computer = coalesce(v.computer, games_seat.computer) "
+            f"FROM g, (VALUES {values}) AS v(name, score, computer) "
+            "WHERE games_seat.game_id = g.id AND games_seat.name = v.name)"
+        )
+        for name in seats:
+            clock = change.computers.get(name)
+            params += [name, change.scores.get(name), None if clock is None else jsonb(clock)]
+    made = "(SELECT id FROM ns), (SELECT player_id FROM ns)" if new is not None else "NULL, NULL"
+    sql.append(f" SELECT count(*), {made} FROM g")
+    return "".join(sql), params
+
+
+_JOIN_READ = (
+    f"SELECT {', '.join(HEAD_COLUMNS)}, "
+    "CASE WHEN version = %s THEN NULL ELSE state END, "
+    "options, is_default, created, updated, finished, "
+    "(SELECT coalesce(json_agg(json_build_array(s.id, s.number, s.name, s.score, s.is_computer, "
+    "s.protocol, s.computer) ORDER BY s.number), '[]') FROM games_seat s "
+    "WHERE s.game_id = games_game.id) FROM games_game WHERE id = %s"
+)
+
+
+def _pg_insert(game, now, jsonb) -> tuple[str, list]:
+    """A new game and its moves, in one statement."""
+    sql = f"WITH g AS ({_INSERT_GAME} RETURNING id, created)"
+    params = list(_insert_params(game, now, jsonb))
+    if game.steps:
+        rows = ", ".join(
+            ["(%s::bigint, %s::varchar, %s::jsonb, %s::jsonb, %s::bigint)"] * len(game.steps)
+        )
+        sql += (
+            ", m AS (INSERT INTO games_move (game_id, seq, seat_id, actor, action, outcome, "
+            "at_ms, created) SELECT g.id, v.seq, NULL, v.actor, v.action, v.outcome, v.at_ms, "
+            f"g.created FROM g, (VALUES {rows}) AS v(seq, actor, action, outcome, at_ms))"
+        )
+        for n, step in enumerate(game.steps, 1):
+            params += [n, step.actor, jsonb(step.action), jsonb(step.result.outcome), step.at]
+    return sql + " SELECT id, created FROM g", params
