@@ -1,6 +1,6 @@
-"""The event loop's own writes (games.live, games.store, games.realtime): a move, a join or a create
-written on the loop is the game the services would have written, is never planned on a stale
-game, and is heard of exactly once by every listener."""
+"""Writes served on the event loop (services.arun: the store's loop connection, games.realtime):
+a move, a join or a create written there is stored as the same services write it on Django's
+connection, is never planned on a stale game, and is heard of exactly once by every listener."""
 
 from __future__ import annotations
 
