@@ -6,9 +6,11 @@ the spec's one-line messages. Every reply about a table carries X-Table-Id.
 
 The routes are served by `ProtocolApp`, a small ASGI app in front of Django (config/asgi.py): a
 plain-text request needs no session, CSRF or template machinery, and skipping it makes a /look
-several times cheaper. Database work runs on the game-database threads (games.runtime), and a
-/watch waits in the event loop without holding a thread. The same functions back Django views
-(`dispatch`), so the test client and WSGI servers see the same protocol.
+several times cheaper. Every request is served on the event loop, its reads and writes through
+the services as every way in's (`services.arun`: a new name's join and the seat's moves counted,
+then the rules, one commit), and a /watch waits without holding a thread. The same functions
+back Django views (`dispatch`, on Django's thread), so the test client and WSGI servers see the
+same protocol.
 
 /watch is a real long poll: it is a channel on the channel layer in the table's group
 (games.realtime) and sleeps until an event arrives, the table's next deadline passes (then it
@@ -222,27 +224,6 @@ async def aact(game, request: Request, now: int, client: str = "unknown") -> Rep
         return refused(exc, request, game.pk)
 
 
-def limited(exc: limits.RateLimited, table_id: int) -> Reply:
-    """Over a rate limit: 429 with the limit in words (this project's rule; see README)."""
-    return Reply(exc.message + "\n", exc.http_status, table_id)
-
-
-def _watch_join(game_id: int, name: str, now: int, client: str):
-    """Join the watcher if new and mark it present (at most one write a second)."""
-    game = selectors.table_head(game_id=game_id)
-    request = Request("look", name)
-    if not _needs_write(game, request, now):
-        return game
-    work = services.protocol_work(
-        game_id=game_id,
-        name=name,
-        action={"type": "look"},
-        now=now,
-        limits_=counts(game, request, client),
-    )
-    return services.run(work).game
-
-
 def _load(game_id: int) -> TableHead:
     return selectors.table_head(game_id=game_id)
 
@@ -263,12 +244,32 @@ async def serve_in_django(path: str, client: str = "unknown") -> Reply:
     """Serve a path from a Django view: database work stays on Django's own thread (so the test
     client sees its test transaction); only /watch goes to the game-database threads."""
     if _is_watch(path):
-        return await watch(path, client, run=_on_django_thread)
+        return await watch(path, client, on=OnDjangoThread)
     return await sync_to_async(serve_sync)(path, services.now_ms(), client)
 
 
-async def _on_django_thread(fn, /, *args, **kwargs):
-    return await sync_to_async(fn)(*args, **kwargs)
+class OnLoop:
+    """A /watch's database steps on the event loop (the server's way): the services' own."""
+
+    resolve = staticmethod(aresolve)
+    act = staticmethod(aact)
+
+    @staticmethod
+    async def load(game_id: int) -> TableHead:
+        return await services.ahead(game_id)
+
+    @staticmethod
+    async def run(work: services.Work):
+        return await services.arun(work)
+
+
+class OnDjangoThread:
+    """The same steps on Django's thread (a Django view: the test client sees its transaction)."""
+
+    resolve = staticmethod(sync_to_async(resolve))
+    act = staticmethod(sync_to_async(act))
+    load = staticmethod(sync_to_async(_load))
+    run = staticmethod(sync_to_async(services.run))
 
 
 def _is_watch(path: str) -> bool:
@@ -277,30 +278,38 @@ def _is_watch(path: str) -> bool:
     return path.startswith("/tables/") and "/watch" in path
 
 
-async def watch(path: str, client: str = "unknown", run=runtime.run_db) -> Reply:
+async def watch(path: str, client: str = "unknown", on=OnLoop) -> Reply:
     """Join if new, then wait for the table's next event (or its deadline, or the timeout).
 
-    `run` runs the database steps (the game-database threads by default).
+    `on` runs the database steps: on the event loop (the server), or on Django's thread.
     """
     now = services.now_ms()
-    problem, game, request = await run(resolve, path)
+    problem, game, request = await on.resolve(path)
     if problem is not None:
         return problem
     if request.route != "watch":
-        return await run(act, game, request, now, client)
+        return await on.act(game, request, now, client)
     table = game.pk
     # Join first, then note the version: every later event reaches the waiter.
     async with Waiter(table) as waiter:
-        seen = (await run(_load, table)).version
-        try:
-            game = await run(_watch_join, table, request.player, now, client)
-        except limits.RateLimited as exc:
-            return limited(exc, table)
-        except services.GameError as exc:  # a name a browser or a computer holds
-            return error(exc.message, table)
+        game = await on.load(table)
+        seen = game.version
+        look = Request("look", request.player)
+        if _needs_write(game, look, now):  # join the watcher if new, mark it present
+            work = services.protocol_work(
+                game_id=table,
+                name=look.player,
+                action=look.action(),
+                now=now,
+                limits_=counts(game, look, client),
+            )
+            try:
+                game = (await on.run(work)).game
+            except GameError as exc:  # over a limit, or a name a browser or a computer holds
+                return refused(exc, look, table)
         if game.status != Game.Status.OVER:
             with runtime.watching(table):
-                game = await _wait_for_event(waiter, game, seen, request.player, run)
+                game = await _wait_for_event(waiter, game, seen, request.player, on)
     return reply(game, request)
 
 
@@ -343,15 +352,14 @@ def wakes(message: dict, name: str) -> bool:
     )
 
 
-async def _wait_for_event(waiter: Waiter, game: Game, seen: int, name: str, run) -> Game:
+async def _wait_for_event(waiter: Waiter, game: Game, seen: int, name: str, on) -> Game:
     """Sleep until an event newer than `seen` (not this watcher's own join), the game's
     deadline, or the timeout; return the game as it is then."""
     loop = asyncio.get_running_loop()
     give_up = loop.time() + watch_timeout_s()
     deadline_ms = game.deadline_ms
 
-    async def load(game_id: int):
-        return await run(_load, game_id)
+    load = on.load
 
     while True:
         wait = give_up - loop.time()
@@ -361,7 +369,7 @@ async def _wait_for_event(waiter: Waiter, game: Game, seen: int, name: str, run)
         if message is None:
             if deadline_ms is not None and services.now_ms() >= deadline_ms:
                 # Time alone changes the table: apply it under the lock (the first one wins).
-                result = await runtime.run_db(services.game_tick, game_id=game.pk)
+                result = await on.run(services.tick(game_id=game.pk))
                 deadline_ms = result.game.deadline_ms
                 if result.event:
                     return await runtime.load_game(game.pk, result.game.version, load)
