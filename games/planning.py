@@ -179,8 +179,9 @@ def _schedule(head, seats, state, status, clocks, version, now, new_seat=None) -
     game's next deadline: the earliest of the rules' own and the computers' times."""
     rules = get_rules(head.kind)
     times = []
-    computers = [(s.number, s.name, clocks.get(s.name, s.computer)) for s in seats or ()]
-    computers = [c for c in computers if _is_computer(seats, c[1])]
+    computers = [
+        (s.number, s.name, clocks.get(s.name, s.computer)) for s in seats or () if s.is_computer
+    ]
     if new_seat is not None and new_seat.is_computer:
         computers.append((new_seat.number, new_seat.name, new_seat.computer))
     for number, name, clock in computers:
@@ -201,10 +202,6 @@ def _schedule(head, seats, state, status, clocks, version, now, new_seat=None) -
     if deadline is not None:
         times.append(deadline)
     return min(times) if times else None
-
-
-def _is_computer(seats, name) -> bool:
-    return any(s.name == name and s.is_computer for s in seats)
 
 
 def change_of(

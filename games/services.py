@@ -501,7 +501,7 @@ def game_fresh(game_id, now: int) -> TableHead:
     a deadline passed asks for the tick): reads never show stale clocks."""
     head = selectors.game_head(game_id)
     if head.deadline_ms is not None and now >= head.deadline_ms and head.status != OVER:
-        head = game_tick(game_id=head.pk, now=now).game
+        head = run(tick(game_id=head.pk, now=now)).game
     return head
 
 

@@ -90,13 +90,13 @@ __all__ = [
 ]
 
 
-def _django_ops():
+def _django_ops(*, locking: bool = True):
     connection.ensure_connection()
     raw = connection.connection
     if connection.vendor == "sqlite":
         return SqliteOps(raw)
     if connection.vendor == "postgresql":
-        return PostgresOps(raw)
+        return PostgresOps(raw, locking=locking)
     raise ImproperlyConfigured(f"The games run on SQLite or PostgreSQL, not {connection.vendor}.")
 
 
@@ -111,8 +111,9 @@ def run(job) -> Ran:
 
 
 def read(name: str, *args):
-    """A read of this module's (`"seat_by_token"`, `"seat_of_player"`) on Django's connection."""
-    return getattr(_django_ops(), name)(*args)
+    """A read of this module's (`"read_head"`, `"seat_by_token"`, `"default_id"`...) on
+    Django's connection; it locks nothing."""
+    return getattr(_django_ops(locking=False), name)(*args)
 
 
 async def arun(job) -> Ran:

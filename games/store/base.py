@@ -182,10 +182,9 @@ def _json(value):
 
 
 def _head(row, cached) -> TableHead:
-    """A head from a `_HEAD` row: the state read, or the cached one when it was current; kept."""
+    """A head from a `_HEAD` row: the state read, or the cached one when it was current."""
     *columns, state = row
-    head = head_from_row(columns, cached.state if state is None else _json(state))
-    return head
+    return head_from_row(columns, cached.state if state is None else _json(state))
 
 
 def _seat_row(row) -> SeatRow:

@@ -102,10 +102,12 @@ def _jsonb(value):
 
 
 class PostgresOps:
-    """The operations on a psycopg connection of Django's, inside its transaction."""
+    """The operations on a psycopg connection of Django's: in a job's transaction a head is read
+    with its row locked (`locking`); a plain read (`store.read`) locks nothing."""
 
-    def __init__(self, conn) -> None:
+    def __init__(self, conn, *, locking: bool = True) -> None:
         self.conn = conn
+        self.locking = locking
 
     def do(self, op):
         return _POSTGRES[type(op)](self, op)
@@ -114,8 +116,11 @@ class PostgresOps:
         return self.conn.execute(sql, params).fetchone()
 
     def read_head(self, op: ReadHead):
-        # In Django's transaction: the row is locked at once, as the ORM's select_for_update.
-        return _pg_locked_head(self._one, self._all, op)
+        if self.locking:  # a write's: locked at once, as the ORM's select_for_update was
+            return _pg_locked_head(self._one, self._all, op)
+        cached = runtime.cached_head(op.game_id)
+        sql = _JOIN_READ if op.seats else _HEAD
+        return _pg_head(op, self._one(sql, (cached.version if cached else -1, op.game_id)), cached)
 
     def _all(self, sql, params):
         return self.conn.execute(sql, params).fetchall()
