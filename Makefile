@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-scaled lint format bench install install-dev browser migrate clean
+.PHONY: run test test-scaled test-js lint format bench install install-dev browser node migrate clean
 
 $(VENV)/.installed: requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -35,9 +35,21 @@ browser:
 		(apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || \
 		echo "chromium could not be installed: browser tests will be skipped"; }
 
+## The browser modules' unit tests run on Node's built-in test runner; install Debian's nodejs
+## when missing.
+node:
+	@command -v node >/dev/null 2>&1 || { \
+		echo "Installing Debian's nodejs for the browser modules' unit tests..."; \
+		(apt-get update -qq && apt-get install -y -qq nodejs >/dev/null) || \
+		echo "nodejs could not be installed: the browser modules' unit tests cannot run"; }
+
+## The browser modules' pure logic (static/js/lib/...) under Node: tests/js/*.test.mjs.
+test-js: node
+	node --test tests/js/*.test.mjs
+
 ## Lint, the import contracts (.importlinter: the layers of docs/architecture.md), then the
 ## whole suite.
-test: install-dev browser
+test: install-dev browser test-js
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache

@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -63,6 +64,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -86,6 +88,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.display",
             ],
         },
     },
@@ -185,6 +188,25 @@ STORAGES = {
 # config/asgi.py serves static files from the finders in the event loop (no CDN, no collectstatic).
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# A strict Content-Security-Policy on every response (django-csp): scripts, styles, images,
+# fonts and sockets only from the site itself; no inline script, handler or style attribute.
+# Player-typed text is escaped everywhere; this is the second wall behind it. (connect-src 'self'
+# covers the site's own ws:// and wss://.) Swagger UI's icons are data: images.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

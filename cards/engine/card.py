@@ -62,6 +62,7 @@ __all__ = [
     "VALUE_NAMES",
     "Card",
     "all_cards",
+    "deck_table",
     "parse_card",
     "parse_cards",
 ]
@@ -265,6 +266,21 @@ def all_cards(attributes: int = 4) -> tuple[Card, ...]:
         return _DECKS[attributes]
     except (KeyError, TypeError):
         raise CardError(f"a card has 3, 4 or 5 attributes, not {attributes!r}") from None
+
+
+def deck_table(attributes: int = 4, *, key: str = "protocol") -> dict[str, list[str]]:
+    """Describe a whole deck for a page: each card's ``key`` text -> [digits, phrase].
+
+    Pages draw cards from their digits and say them with their phrase; they get both from here
+    rather than knowing card names themselves. ``key`` is ``"protocol"`` (the Set table's texts)
+    or ``"digits"`` (Set War's).
+
+    >>> deck_table(3)["ONE/RED/SOLID/SQUIGGLE"]
+    ['000', 'one red solid squiggle']
+    >>> deck_table(4, key="digits")["1201"]
+    ['1201', 'two purple solid squiggles']
+    """
+    return {getattr(card, key): [card.digits, card.phrase] for card in all_cards(attributes)}
 
 
 # ---------------------------------------------------------------------------------------------

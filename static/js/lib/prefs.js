@@ -1,0 +1,65 @@
+/* The display choices every page shares: the light or dark theme and the color-blind card marks.
+ *
+ * The server draws them on <html> (data-theme "light" / "dark" / "auto", data-colorblind "1" /
+ * "0") from two cookies, so the first paint is already right and no script has to run before it.
+ * The header's two buttons change them; pages that draw cards redraw on `onDisplayChange`.
+ */
+
+const YEAR_S = 365 * 24 * 3600;
+
+function root() {
+  return document.documentElement;
+}
+
+/** Tell whether the color-blind marks are on. */
+export function colorBlind() {
+  return root().dataset.colorblind === "1";
+}
+
+/** Return the theme being shown: "light" or "dark" ("auto" follows the system's choice). */
+export function theme() {
+  const chosen = root().dataset.theme;
+  if (chosen === "light" || chosen === "dark") return chosen;
+  return window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+
+/** Call `callback` whenever a display choice changes. */
+export function onDisplayChange(callback) {
+  document.addEventListener("display:change", callback);
+}
+
+function remember(name, value) {
+  document.cookie = `${name}=${value}; path=/; max-age=${YEAR_S}; SameSite=Lax`;
+}
+
+function showPressed() {
+  const themeButton = document.getElementById("theme-toggle");
+  const blindButton = document.getElementById("colorblind-toggle");
+  if (themeButton) themeButton.setAttribute("aria-pressed", String(theme() === "dark"));
+  if (blindButton) blindButton.setAttribute("aria-pressed", String(colorBlind()));
+}
+
+/** Wire the header's theme and color-blind buttons (once per page, by site.js). */
+export function wireToggles() {
+  showPressed();
+  const themeButton = document.getElementById("theme-toggle");
+  const blindButton = document.getElementById("colorblind-toggle");
+  if (themeButton) {
+    themeButton.addEventListener("click", () => {
+      const next = theme() === "dark" ? "light" : "dark";
+      root().dataset.theme = next;
+      remember("theme", next);
+      showPressed();
+      document.dispatchEvent(new CustomEvent("display:change"));
+    });
+  }
+  if (blindButton) {
+    blindButton.addEventListener("click", () => {
+      const next = colorBlind() ? "0" : "1";
+      root().dataset.colorblind = next;
+      remember("colorblind", next);
+      showPressed();
+      document.dispatchEvent(new CustomEvent("display:change"));
+    });
+  }
+}

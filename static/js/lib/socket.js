@@ -1,0 +1,149 @@
+/* The live connection to a game: one socket client for every page.
+ *
+ *   const socket = new GameSocket("/ws/games/7/", {
+ *     state(message) {...},   // {"type": "state", "version": n, "view": {...}}
+ *     result(message) {...},  // {"type": "result", "outcome": {...}, "version": n}
+ *     error(message) {...},   // {"type": "error", "detail": "...", "code": "..."}
+ *     status(state) {...},    // "connecting" | "live" | "reconnecting" | "closed"
+ *   });
+ *   socket.send({type: "hint"});  // false when not connected (use the HTTP API then)
+ *
+ * It reconnects with a growing, jittered delay and asks for a {"type": "sync"} after a
+ * reconnection; states older than the last one are dropped; when a result names a version that
+ * no state has shown yet (a gap), it asks for a sync unless the state arrives first.
+ */
+
+import {Versions, retryDelay} from "./versions.js";
+
+/** How long a result's state may lag behind it before the page asks for a sync. */
+export const GAP_WAIT_MS = 1200;
+
+export class GameSocket {
+  constructor(path, handlers = {}) {
+    this.path = path;
+    this.handlers = handlers;
+    this.versions = new Versions();
+    this.attempts = 0;
+    this.everOpen = false;
+    this.stopped = false;
+    this.gapTimer = null;
+    this.retryTimer = null;
+    this.ws = null;
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.sync();
+    });
+    window.addEventListener("online", () => this.reconnectNow());
+    this.open();
+  }
+
+  url() {
+    const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    return scheme + window.location.host + this.path;
+  }
+
+  emit(name, value) {
+    if (this.handlers[name]) this.handlers[name](value);
+  }
+
+  open() {
+    if (this.stopped) return;
+    this.emit("status", this.everOpen ? "reconnecting" : "connecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      const again = this.everOpen;
+      this.everOpen = true;
+      this.attempts = 0;
+      this.emit("status", "live");
+      // The server sends the state on connect; a reconnection asks again in case of a race.
+      if (again) this.sync();
+    });
+    ws.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.receive(message);
+    });
+    ws.addEventListener("close", (event) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (event.code === 4404 || event.code === 4403) {
+        this.stopped = true;
+        this.emit("status", "closed");
+        return;
+      }
+      this.retry();
+    });
+  }
+
+  retry() {
+    if (this.stopped) return;
+    this.emit("status", "reconnecting");
+    const delay = retryDelay(this.attempts);
+    this.attempts += 1;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  /** Drop the connection and open a new one at once (after joining, or back online). */
+  reconnectNow() {
+    clearTimeout(this.retryTimer);
+    const ws = this.ws;
+    this.ws = null;
+    this.attempts = 0;
+    if (ws) {
+      try {
+        ws.close();
+      } catch {
+        /* already closed */
+      }
+    }
+    this.stopped = false;
+    this.open();
+  }
+
+  receive(message) {
+    if (message.type === "state") {
+      if (!this.versions.takeState(message.version)) return;
+      clearTimeout(this.gapTimer);
+      this.emit("state", message);
+    } else if (message.type === "result") {
+      this.emit("result", message);
+      this.expect(message.version);
+    } else if (message.type === "error") {
+      this.emit("error", message);
+    }
+  }
+
+  /** A version no state has shown: the state normally follows at once; if not, sync. */
+  expect(version) {
+    if (!this.versions.isGap(version)) return;
+    clearTimeout(this.gapTimer);
+    this.gapTimer = setTimeout(() => {
+      if (this.versions.isGap(version)) this.sync();
+    }, GAP_WAIT_MS);
+  }
+
+  sync() {
+    return this.send({type: "sync"});
+  }
+
+  isOpen() {
+    return !!(this.ws && this.ws.readyState === WebSocket.OPEN);
+  }
+
+  send(data) {
+    if (!this.isOpen()) return false;
+    this.ws.send(JSON.stringify(data));
+    return true;
+  }
+}

@@ -1,0 +1,101 @@
+// The browser modules' pure logic, under Node's built-in test runner (`make test` runs it).
+import assert from "node:assert/strict";
+import {test} from "node:test";
+
+import {cells} from "../../static/js/lib/board.js";
+import {deck, escapeXml, parts, svg} from "../../static/js/lib/cards.js";
+import {clock, listed, plural} from "../../static/js/lib/format.js";
+import {ranked} from "../../static/js/lib/scores.js";
+import {Versions, retryDelay} from "../../static/js/lib/versions.js";
+
+test("a state older than the one shown is dropped; the same or newer is shown", () => {
+  const versions = new Versions();
+  assert.equal(versions.takeState(3), true);
+  assert.equal(versions.takeState(2), false);
+  assert.equal(versions.takeState(3), true);
+  assert.equal(versions.takeState(5), true);
+  assert.equal(versions.shown, 5);
+});
+
+test("a result past the state shown is a gap; one at or before it is not", () => {
+  const versions = new Versions(4);
+  assert.equal(versions.isGap(5), true);
+  assert.equal(versions.isGap(4), false);
+  assert.equal(versions.isGap(1), false);
+  assert.equal(versions.isGap(undefined), false);
+  versions.takeState(5);
+  assert.equal(versions.isGap(5), false);
+});
+
+test("reconnection delays grow, stay jittered within half to all of a step, and are capped", () => {
+  assert.equal(retryDelay(0, () => 0), 250);
+  assert.equal(retryDelay(0, () => 1), 500);
+  assert.equal(retryDelay(3, () => 1), 4000);
+  assert.equal(retryDelay(30, () => 1), 10000);
+  assert.equal(retryDelay(30, () => 0), 5000);
+});
+
+test("durations read m:ss and never go negative", () => {
+  assert.equal(clock(0), "0:00");
+  assert.equal(clock(61_999), "1:01");
+  assert.equal(clock(600_000), "10:00");
+  assert.equal(clock(-5), "0:00");
+});
+
+test("words agree with their count and lists read as English", () => {
+  assert.equal(plural(1, "set", "sets"), "1 set");
+  assert.equal(plural(0, "set", "sets"), "0 sets");
+  assert.equal(listed(["ann"]), "ann");
+  assert.equal(listed(["ann", "bob"]), "ann and bob");
+  assert.equal(listed(["ann", "bob", "cy"]), "ann, bob and cy");
+});
+
+test("scores rank the most points first and break ties by name, on every page alike", () => {
+  assert.deepEqual(ranked({cy: 2, bob: 5, ann: 2, dee: 0}), ["bob", "ann", "cy", "dee"]);
+  assert.deepEqual(ranked({}), []);
+});
+
+test("a card's digits give its attributes; a 3-digit card has squiggles and no border", () => {
+  assert.deepEqual(parts("1201"), {number: 1, color: 2, shading: 0, shape: 1, border: null});
+  assert.deepEqual(parts("000"), {number: 0, color: 0, shading: 0, shape: 1, border: null});
+  assert.equal(parts("22222").border, 2);
+  assert.throws(() => parts("TWO/RED"), /not a card's digits/);
+  assert.throws(() => parts("0003"), /not a card's digits/);
+});
+
+test("a card is drawn with as many symbols as its number and named by the server's phrase", () => {
+  const drawn = svg({digits: "2010", phrase: "three green solid <diamonds>"});
+  assert.equal(drawn.match(/<path transform/g).length, 3);
+  assert.match(drawn, /aria-label="three green solid &lt;diamonds>"/);
+  assert.doesNotMatch(drawn, /cb-mark/);
+  const marked = svg({digits: "00012", phrase: "x"}, {colorBlind: true, label: "q"});
+  assert.equal(marked.match(/cb-mark/g).length, 2);
+  assert.match(marked, />q<\/text>/);
+  assert.equal(escapeXml('<a href="x">&'), '&lt;a href=&quot;x&quot;>&amp;');
+});
+
+test("the deck lookup answers the server's table and a stand-in for an unknown text", () => {
+  const card = deck({"ONE/RED/SOLID/OVAL": ["0002", "one red solid oval"]});
+  assert.deepEqual(card("ONE/RED/SOLID/OVAL"), {
+    text: "ONE/RED/SOLID/OVAL",
+    digits: "0002",
+    phrase: "one red solid oval",
+  });
+  assert.deepEqual(card("junk"), {text: "junk", digits: null, phrase: "junk"});
+});
+
+test("board keys number the cards column by column, from the server's key list", () => {
+  const keys = "1234567890qwerty".split("");
+  const flat = {board: ["a", "b", "c", "d", "e", "f"].map((card) => ({card}))};
+  const list = cells(flat, keys);
+  assert.deepEqual(
+    list.map((cell) => [cell.card, cell.row, cell.col, cell.key]),
+    [["a", 0, 0, "1"], ["b", 1, 0, "2"], ["c", 2, 0, "3"], ["d", 0, 1, "4"], ["e", 1, 1, "5"], ["f", 2, 1, "6"]],
+  );
+  const rows = {board: [[{card: "a"}, {card: "b", picked: true}], [{card: "c"}, {card: "d"}], [{card: "e"}, {card: "f"}]]};
+  const declared = cells(rows, keys);
+  assert.deepEqual(declared.map((cell) => cell.card), ["a", "c", "e", "b", "d", "f"]);
+  assert.deepEqual(declared[3].pos, [0, 1]);
+  assert.equal(declared[3].picked, true);
+  assert.equal(cells({board: [{card: "a"}]}, []).at(0).key, "");
+});
