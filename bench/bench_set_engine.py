@@ -2,13 +2,22 @@
 
 Run: ``.venv/bin/python bench/bench_set_engine.py`` (or ``make bench``). Options:
 ``--quick`` for a short run, ``--rounds N`` for the number of timed rounds (the least CPU time
-is kept), ``--strict`` to exit with status 1 when a target is missed.
+is kept), ``--strict`` to exit with status 1 when a target is missed, ``--only core`` or
+``--only table`` for one of the two parts.
 
 The straightforward version is what one writes first: Card objects, ``itertools.combinations``
 over triples, a per-attribute "all same or all different" test, ``random.shuffle``. The fast
 version is :mod:`cards.engine.fast`. Both run on the same boards and decks in the same process.
 Targets (one core): find a set on a random 12-card board in ≤ 3 µs on average, count its sets in
 ≤ 6 µs, play ≥ 20,000 whole solitaire games per second (≥ 25× the straightforward games).
+
+The second part times moves on a Set table the way the server makes them, through the platform's
+adapter ``cards.rules.SetTable`` (dict state in, dict state out), on tables in the middle of a
+game with four players: one ``apply`` of each kind of move, a view, and a whole move as the
+platform plans it (apply, then the status, deadline and scores it reads, and the JSON it stores).
+"Chained" moves take the state the previous move returned, as the platform passes it back; "read"
+moves take a state just read from JSON, as after a database read. It uses only that adapter, so
+the same file times an older version of the engine (copy it into that version's work tree).
 """
 
 from __future__ import annotations
@@ -107,7 +116,20 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer boards, games and rounds")
     parser.add_argument("--rounds", type=int, default=15, help="timed rounds (the best is kept)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--only", choices=("core", "table"), help="run one part only")
     options = parser.parse_args(argv)
+    status = 0
+    if options.only != "table":
+        status = core(options)
+    if options.only is None:
+        print()
+    if options.only != "core":
+        table(options)
+    return status
+
+
+def core(options: argparse.Namespace) -> int:
+    """Time the int-code core against the straightforward version; return the exit status."""
     boards_n = 1_000 if options.quick else 5_000
     naive_boards_n = 50 if options.quick else 200
     games_n = 500 if options.quick else 3_000
@@ -232,6 +254,169 @@ def main(argv: list[str]) -> int:
     print(f"  play_codes on a shuffled deck        {show_time(best['play']):>10}")
     met = all(row[-1] for row in rows) and ratio >= 25
     return 1 if options.strict and not met else 0
+
+
+# --- moves on a table, through the platform's adapter -----------------------------------------
+
+
+def _mid_game(rules, options: dict, sets: int, seed: int = 11) -> tuple[dict, int]:
+    """Return a table of four players after ``sets`` sets were taken, and its clock."""
+    now = 1_700_000_000_000
+    state = rules.new(options=rules.options(options), seed=seed, now_ms=now)
+    players = ("ann", "bo", "cy", "dee")
+    for name in players:
+        now += 10
+        state = rules.join(state, name, now).state
+    taken = 0
+    while taken < sets:
+        name = players[taken % 4]
+        actions = rules.bot_actions(state, name)
+        if actions is None:  # a declare board with no set: everyone votes
+            for voter in players:
+                now += 10
+                state = rules.apply(state, voter, {"type": "add"}, now).state
+            continue
+        for action in actions:
+            now += 10
+            state = rules.apply(state, name, action, now).state
+        taken += 1
+    return state, now
+
+
+def _last_outcome(rules, state: dict, actor: str, actions, now: int) -> dict:
+    """Return the outcome of the last of ``actions``, each applied to the state before."""
+    for action in actions:
+        result = rules.apply(state, actor, action, now)
+        state = result.state
+    return result.outcome
+
+
+def table(options: argparse.Namespace) -> None:
+    """Time moves on a declare and a classic table through ``cards.rules.SetTable``."""
+    import json
+    import os
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    import orjson
+
+    from cards.rules import SetTable
+
+    rules = SetTable()
+    n = 200 if options.quick else 1_000
+    rounds = 3 if options.quick else max(1, options.rounds)
+
+    declare, d_now = _mid_game(rules, {"rules": "declare"}, 6)
+    classic, c_now = _mid_game(rules, {"rules": "classic"}, 6)
+    d_now += 100
+    c_now += 100
+    cells = [(r, c) for r, row in enumerate(declare["board"]) for c in range(len(row))]
+    picks = [{"type": "pick", "row": r, "col": c} for r, c in cells]
+    set_picks = [a for a in rules.bot_actions(declare, "ann") if a["type"] == "pick"]
+    declaring = rules.apply(declare, "ann", {"type": "declare"}, d_now).state
+    wrong = next(
+        trio
+        for trio in combinations(picks, 3)
+        if _last_outcome(rules, declaring, "ann", trio, d_now).get("pick") == "not_set"
+    )
+    two_picked = declaring
+    for pick in set_picks[:2]:
+        two_picked = rules.apply(two_picked, "ann", pick, d_now).state
+    claim = rules.bot_actions(classic, "ann")[0]
+    bad_claim = next(
+        action
+        for action in (
+            {"type": "claim", "cards": list(t)} for t in combinations(classic["board"], 3)
+        )
+        if _last_outcome(rules, classic, "ann", [action], c_now)["claim"] == "not_set"
+    )
+
+    def repeat(state: dict, actor: str, action: dict, now: int):
+        def run():
+            for _ in range(n):
+                rules.apply(state, actor, action, now)
+
+        return run, n
+
+    def read_then(state: dict, actor: str, action: dict, now: int):
+        text = json.dumps(state)
+        copies: list[dict] = []
+
+        def run():
+            for one in copies:
+                rules.apply(one, actor, action, now)
+
+        def prepare():
+            copies[:] = [json.loads(text) for _ in range(n)]
+
+        return run, n, prepare
+
+    def viewing(state: dict, actor: str | None, now: int):
+        def run():
+            for _ in range(n):
+                rules.view(state, actor, now)
+
+        return run, n
+
+    def platform_move(state: dict, actions: list[tuple[str, dict]], now: int):
+        """Play ``actions`` from ``state`` as the platform does, each on the last one's state."""
+
+        def run():
+            for _ in range(n):
+                current = state
+                for actor, action in actions:
+                    result = rules.apply(current, actor, action, now)
+                    if result.state != current:
+                        rules.status(result.state)
+                        rules.next_deadline(result.state)
+                        rules.scores(current)
+                        rules.scores(result.state)
+                        orjson.dumps(result.state)
+                        orjson.dumps(result.outcome)
+                    current = result.state
+
+        return run, n * len(actions)
+
+    tasks = {
+        "declare: declare": repeat(declare, "ann", {"type": "declare"}, d_now),
+        "declare: first pick": repeat(declaring, "ann", set_picks[0], d_now),
+        "declare: third pick, a set": repeat(two_picked, "ann", set_picks[2], d_now),
+        "declare: look (presence)": repeat(declare, "bo", {"type": "look"}, d_now + 20_000),
+        "declare: hint": repeat(declare, "bo", {"type": "hint"}, d_now),
+        "declare: tick, nothing due": (lambda: [rules.tick(declare, d_now) for _ in range(n)], n),
+        "declare: view (a player)": viewing(declaring, "ann", d_now),
+        "declare: read, then declare": read_then(declare, "ann", {"type": "declare"}, d_now),
+        "declare: move, set (4 actions)": platform_move(
+            declare, [("ann", {"type": "declare"}), *(("ann", p) for p in set_picks)], d_now
+        ),
+        "declare: move, wrong (4 actions)": platform_move(
+            declare, [("ann", {"type": "declare"}), *(("ann", p) for p in wrong)], d_now
+        ),
+        "classic: claim, a set": repeat(classic, "ann", claim, c_now),
+        "classic: claim, wrong": repeat(classic, "ann", bad_claim, c_now),
+        "classic: hint": repeat(classic, "bo", {"type": "hint"}, c_now),
+        "classic: view (a player)": viewing(classic, "ann", c_now),
+        "classic: read, then claim": read_then(classic, "ann", claim, c_now),
+        "classic: move, set": platform_move(classic, [("ann", claim)], c_now),
+        "classic: move, wrong": platform_move(classic, [("ann", bad_claim)], c_now),
+    }
+    best = dict.fromkeys(tasks, float("inf"))
+    for _ in range(rounds):
+        for name, task in tasks.items():
+            run, items, *prepare = task
+            for step in prepare:
+                step()
+            start = time.process_time()
+            run()
+            best[name] = min(best[name], (time.process_time() - start) / items)
+    print(
+        "Set table moves through cards.rules.SetTable (4 players, mid-game), CPU time per "
+        f"call, best of {rounds} rounds of {n}"
+    )
+    for name, seconds in best.items():
+        print(f"  {name:40} {show_time(seconds):>10}")
 
 
 if __name__ == "__main__":
