@@ -1,8 +1,9 @@
 """The Set War page: deal a game (cards typed in, or a shuffle) and watch it round by round.
 
-The page is drawn in the browser (static/js/setwar.js) from the JSON API: ``POST /api/setwar/``
-plays and stores a game, ``GET /api/setwar/<id>/rounds`` pages through its rounds. The view only
-chooses what the template needs; ``/setwar/<id>/`` opens a stored game.
+The page is drawn in the browser (static/js/pages/setwar.js and static/js/setwar/) from the JSON
+API: ``POST /api/setwar/`` plays and stores a game, ``GET /api/setwar/<id>/rounds`` pages through
+its rounds. The view only chooses what the template needs, the deck's words included (the page
+draws and names cards from them); ``/setwar/<id>/`` opens a stored game.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from cards.engine.card import deck_table
 from cards.setwar.selectors import ROUNDS_LIMIT_DEFAULT, setwar_get
 from games.errors import GameError
 
@@ -26,6 +28,8 @@ SAMPLE_CARDS = (
     "2212 0002 2000 1221 0221 1211 1120 1200 1010 0010 1011 2211 2111 2202 2012 1112 2121 "
     "0022 1122 1102 2110 0111 2100 2002 2200 0120 1001 0212 0100 2001"
 )
+# The card the form's hint spells out.
+EXAMPLE_CARD = "1201"
 
 
 @require_GET
@@ -37,6 +41,7 @@ def setwar_page(request, game_id: int | None = None):
             game = setwar_get(game_id)
         except GameError as error:
             raise Http404(error.message) from None
+    deck = deck_table(4, key="digits")
     config = {
         "game": game.pk if game else None,
         "create_url": reverse("setwar-create"),
@@ -46,5 +51,7 @@ def setwar_page(request, game_id: int | None = None):
         "page_size": ROUNDS_LIMIT_DEFAULT,
         "csrf": get_token(request),
         "sample": {"players": SAMPLE_PLAYERS, "cards": SAMPLE_CARDS},
+        "deck": deck,
     }
-    return render(request, "setwar.html", {"game": game, "config": config})
+    example = {"card": EXAMPLE_CARD, "phrase": deck[EXAMPLE_CARD][1]}
+    return render(request, "setwar.html", {"game": game, "config": config, "example": example})

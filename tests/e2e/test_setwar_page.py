@@ -1,8 +1,9 @@
 """Set War in a real browser (headless Debian chromium) against a real daphne server.
 
 A person deals the assignment's sample game on /setwar/, steps through it, plays it to its final
-line, and deals a seeded shuffle on a phone. Screenshots go to test-artifacts/ for a human to
-look at.
+line, and deals a seeded shuffle on a phone. Every page visited breaks no rule of the
+Content-Security-Policy and leaves no global of ours on `window`. Screenshots go to
+test-artifacts/ for a human to look at.
 """
 
 from __future__ import annotations
@@ -17,24 +18,47 @@ from tests.e2e.conftest import ARTIFACTS, DESKTOP, E2E, PHONE
 pytestmark = E2E
 
 
+def window_keys(page) -> set[str]:
+    return set(page.evaluate("Object.keys(window)"))
+
+
 @pytest.fixture
 def visit(browser, server):
-    """Open a page in a fresh browser context; fail the test on any JavaScript error."""
-    contexts, errors = [], []
+    """Open a page in a fresh browser context. Fail the test on any JavaScript error, on any
+    Content-Security-Policy violation, and on any global our scripts define (the keys of
+    `window` beyond those of an empty page in the same browser)."""
+    pages, errors, violations = [], [], []
+
+    def on_console(message):
+        if message.type == "error" and "Content Security Policy" in message.text:
+            violations.append(message.text)
 
     def open_page(path: str, viewport=DESKTOP):
         context = browser.new_context(viewport=viewport)
         context.set_default_timeout(8000)
-        contexts.append(context)
         page = context.new_page()
+        pages.append(page)
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", on_console)
         page.goto(server.url + path)
         return page
 
     yield open_page
-    for context in contexts:
-        context.close()
+    # The browser's own globals: those of an empty page at the same address (about:blank itself
+    # lacks the secure-context ones, such as `caches`, that a page on 127.0.0.1 has).
+    blank = browser.new_page()
+    blank.route(
+        server.url + "/blank", lambda route: route.fulfill(body="", content_type="text/html")
+    )
+    blank.goto(server.url + "/blank")
+    builtin = window_keys(blank)
+    blank.context.close()
+    globals_ = {page.url: sorted(window_keys(page) - builtin) for page in pages}
+    for page in pages:
+        page.context.close()
     assert not errors, errors
+    assert not violations, violations
+    assert not any(globals_.values()), globals_
 
 
 def shot(page, name: str) -> None:

@@ -285,7 +285,7 @@ def test_the_page_opens_the_form_and_stored_games(client):
     page = client.get("/setwar/")
     assert page.status_code == 200
     html = page.content.decode()
-    assert 'id="setwar-form"' in html and "setwar.js" in html and "setcards.js" in html
+    assert 'id="setwar-form"' in html and "js/pages/setwar.js" in html and "setcards.js" not in html
     game = setwar_run(players=2, cards=C5)
     html = client.get(f"/setwar/{game.pk}/").content.decode()
     assert f"/api/setwar/{game.pk}/" in html  # the viewer loads the game from the API
