@@ -15,6 +15,8 @@ from games.errors import GameError
 from games.models import Game
 from games.rules import get_rules
 
+RANDOM_SEEDS = 2**53
+
 
 def setwar_run(*, players, cards=None, seed: int | None = None, now: int | None = None) -> Game:
     """Play a game of Set War to its end and store it; return the finished game.
@@ -27,7 +29,9 @@ def setwar_run(*, players, cards=None, seed: int | None = None, now: int | None 
     rules = get_rules(Game.Kind.SETWAR)
     now = services.now_ms() if now is None else now
     if seed is None:
-        seed = random.SystemRandom().randrange(2**62)
+        # Below 2**53, so that the seed reads exactly as a JSON number in every language (a
+        # browser's included): the seed the page shows deals the same game when typed back.
+        seed = random.SystemRandom().randrange(RANDOM_SEEDS)
     try:
         options = rules.clean_options(
             {"players": players} if cards is None else {"players": players, "cards": cards}

@@ -176,3 +176,19 @@ def test_a_seeded_shuffle_on_a_phone(visit):
     page.click("#colorblind-toggle")
     page.wait_for_selector("#sw-line .setwar-card svg .cb-mark")
     page.locator("#setwar-viewer").screenshot(path=str(ARTIFACTS / "setwar-phone-dark.png"))
+
+    # A random shuffle shows its seed; typed back, the seed deals the same deck.
+    def deal_again() -> None:
+        before = page.url
+        page.click("#setwar-shuffle")
+        page.wait_for_function("before => location.href !== before", arg=before)
+        page.wait_for_selector("#sw-play:has-text('Pause')")
+
+    page.fill("#setwar-seed", "")
+    deal_again()
+    seed = re.search(r"with seed (\d+)", page.inner_text("#setwar-summary")).group(1)
+    deck = page.text_content("#sw-deck")
+    assert deck.split() == shuffled_deck(int(seed))
+    page.fill("#setwar-seed", seed)
+    deal_again()
+    assert page.text_content("#sw-deck") == deck
