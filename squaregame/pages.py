@@ -1,6 +1,6 @@
 """The Square Game's pages: ``/square/`` (start a game, continue a save) and ``/square/<id>/``.
 
-The game is played in the browser (static/js/square.js) over the WebSocket ``/ws/games/<id>/``
+The game is played in the browser (static/js/pages/square.js) over the WebSocket ``/ws/games/<id>/``
 and the JSON API; the browser's session names its player, which is how the socket and the API
 know the seat. Views only turn forms into service calls and choose what the template shows; a
 bad form comes back with a message naming what was wrong (status 400), never a 500.
@@ -27,6 +27,7 @@ from games.pages import (
     form_status,
     live_page_context,
 )
+from squaregame.engine import piece_shapes
 from squaregame.rules import (
     SAVE_PLAYERS_DEFAULT,
     SEAT_COLOURS,
@@ -188,6 +189,8 @@ def square_game(request, game_id: int):
         save_url=reverse("game-save", args=[game.pk]),
         colours=list(SEAT_COLOURS),
         meanings={str(code): text for code, text in STATUS_MEANINGS.items()},
+        # The pieces as the engine lays them, so the page draws them from no copy of its own.
+        pieces=piece_shapes(),
     )
     return render(
         request,

@@ -27,6 +27,8 @@ from typing import Any
 from games.errors import RuleError
 from games.rules import Result, register
 from squaregame.engine import (
+    OPENING_POINT,
+    SIZE,
     GameState,
     IllegalMoveError,
     Reason,
@@ -408,7 +410,9 @@ class SquareKind:
 
         ``legal`` lists ``[piece, permutation, x, y]`` for every placement you could make now
         (only while it is your turn); ``legal_count`` counts them, or, when it is not your turn,
-        the placements your hand would have on this board.
+        the placements your hand would have on this board. ``size`` (the largest coordinate) and
+        ``opening`` (the opening's zero point) let a drawing frame the board without a copy of
+        the rules.
         """
         engine = self.engine(state)
         seat = self.seat_of(state, actor)
@@ -421,6 +425,8 @@ class SquareKind:
         view["seat"] = seat
         view["names"] = names
         view["colours"] = list(SEAT_COLOURS[:players])
+        view["size"] = SIZE
+        view["opening"] = list(OPENING_POINT)
         view["waiting_for"] = waiting
         if waiting and not engine.over:
             view["phase"] = "waiting"

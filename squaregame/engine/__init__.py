@@ -37,6 +37,7 @@ from squaregame.engine.pieces import (
     Point,
     Segment,
     piece_segments,
+    piece_shapes,
     transform,
 )
 from squaregame.engine.runner import SuiteReport, run_suite
@@ -102,6 +103,7 @@ __all__ = [
     "load",
     "new_game",
     "piece_segments",
+    "piece_shapes",
     "play",
     "replay",
     "report",

@@ -127,3 +127,21 @@ def piece_segments(piece: int, permutation: int, x: int = 0, y: int = 0) -> tupl
         ((x1 + x, y1 + y), (x2 + x, y2 + y))
         for (x1, y1), (x2, y2) in relative_segments(piece, permutation)
     )
+
+
+def piece_shapes() -> dict[int, dict[int, tuple[Segment, ...]]]:
+    """Return every piece's segments in every permutation, relative to its zero point.
+
+    This is the one description of the shapes a drawing needs: the browser draws the palette,
+    the ghost and the green dots from it (sent by the page), never from a copy of its own.
+
+    >>> shapes = piece_shapes()
+    >>> sorted(shapes) == list(PIECE_CODES) and sorted(shapes[16]) == list(PERMUTATIONS)
+    True
+    >>> shapes[15][3]
+    (((0, 0), (1, 0)), ((1, 1), (1, 2)), ((1, 0), (1, 1)))
+    """
+    return {
+        piece: {permutation: relative_segments(piece, permutation) for permutation in PERMUTATIONS}
+        for piece in PIECE_CODES
+    }

@@ -1,0 +1,52 @@
+"""The Square Game's play page gets the pieces and the board from the server: the shapes the
+engine lays, the board's size and the opening point."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from games import services
+from games.models import Player
+from squaregame.engine import OPENING_POINT, SIZE, piece_segments, piece_shapes
+
+
+def test_the_shapes_are_the_placements_at_the_zero_point_and_move_with_it():
+    shapes = piece_shapes()
+    assert sorted(shapes) == list(range(1, 17))
+    for piece, turns in shapes.items():
+        assert sorted(turns) == list(range(1, 9))
+        for permutation, shape in turns.items():
+            assert shape == piece_segments(piece, permutation, 0, 0)
+            moved = tuple(((a + 7, b - 3), (c + 7, d - 3)) for (a, b), (c, d) in shape)
+            assert moved == piece_segments(piece, permutation, 7, -3)
+
+
+def json_block(page: str, block_id: str):
+    pattern = rf'<script id="{block_id}" type="application/json">(.*?)</script>'
+    match = re.search(pattern, page, re.S)
+    assert match, block_id
+    return json.loads(match.group(1))
+
+
+@pytest.mark.django_db
+def test_the_play_page_sends_the_engines_shapes_and_the_board(client):
+    game = services.game_create(kind="square", options={"players": 2})
+    services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
+    page = client.get(f"/square/{game.pk}/").content.decode()
+
+    config = json_block(page, "square-config")
+    sent = {
+        (int(piece), int(permutation)): {tuple(map(tuple, segment)) for segment in shape}
+        for piece, turns in config["pieces"].items()
+        for permutation, shape in turns.items()
+    }
+    assert sent == {
+        (piece, permutation): set(piece_segments(piece, permutation))
+        for piece in range(1, 17)
+        for permutation in range(1, 9)
+    }
+    view = json_block(page, "square-view")
+    assert view["size"] == SIZE and view["opening"] == list(OPENING_POINT)
