@@ -1,5 +1,5 @@
 """The Square Game's play page gets the pieces and the board from the server: the shapes the
-engine lays, the board's size and the opening point."""
+engine lays, the board's size and the opening point; its script is one ES module."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def json_block(page: str, block_id: str):
 
 
 @pytest.mark.django_db
-def test_the_play_page_sends_the_engines_shapes_and_the_board(client):
+def test_the_play_page_sends_the_engines_shapes_the_board_and_loads_one_module(client):
     game = services.game_create(kind="square", options={"players": 2})
     services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
     page = client.get(f"/square/{game.pk}/").content.decode()
@@ -50,3 +50,10 @@ def test_the_play_page_sends_the_engines_shapes_and_the_board(client):
     }
     view = json_block(page, "square-view")
     assert view["size"] == SIZE and view["opening"] == list(OPENING_POINT)
+
+    scripts = re.findall(r"<script\b[^>]*>", page)
+    sources = [re.search(r'src="([^"]+)"', tag) for tag in scripts]
+    assert '<script type="module" src="/static/js/pages/square.js">' in scripts
+    # Every script is a module file (the data blocks aside): nothing defines a global.
+    for tag, source in zip(scripts, sources, strict=True):
+        assert 'type="application/json"' in tag or (source and 'type="module"' in tag), tag

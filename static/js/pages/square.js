@@ -1,0 +1,548 @@
+/* The Square Game's play page (templates/square.html, #square-root).
+ *
+ * The page talks to the server over the game's socket (lib/socket.js) and falls back to
+ * POST /api/games/<id>/moves (lib/api.js). Legality is shown before anything is sent: the view
+ * lists the placements legal for you now (`legal`); the ghost is green on one of them, red
+ * elsewhere, and green dots mark where the chosen piece fits. The pointer holds the piece by its
+ * middle and a dot marks a legal placement's middle, so a click on a dot places exactly that
+ * placement (square/geometry.js).
+ *
+ * The page's config (#square-config) carries the pieces' shapes, written by the engine
+ * (`pieces[piece][permutation]`: segments relative to the zero point), the status meanings and
+ * the addresses; the view (#square-view, then each state pushed) says the rest.
+ */
+
+import {request, useCsrfToken} from "../lib/api.js";
+import {plural} from "../lib/format.js";
+import {GameSocket} from "../lib/socket.js";
+import {
+  boardPoint,
+  drawBoard,
+  drawGhost,
+  drawSpots,
+  hitArea,
+  makeBoard,
+  pieceSvg,
+} from "../square/board.js";
+import {
+  anchorUnder,
+  keepMiddle,
+  legalIndex,
+  middleOf,
+  moved,
+  permutationOf,
+  segmentsAt,
+  shapeOf,
+  spotOf,
+} from "../square/geometry.js";
+import {nameOf, outcomeText, turnText, winnersText, withNames} from "../square/text.js";
+
+const CONNECTION = {
+  connecting: "Connecting…",
+  live: "Live",
+  reconnecting: "Reconnecting…",
+  closed: "Disconnected",
+};
+
+function readJson(id) {
+  return JSON.parse(document.getElementById(id).textContent);
+}
+
+function start(root) {
+  const cfg = readJson("square-config");
+  let view = readJson("square-view");
+  useCsrfToken(cfg.csrf);
+  const shapes = cfg.pieces;
+  const byId = (id) => document.getElementById(id);
+  const ui = {
+    board: byId("square-board"),
+    turn: byId("turn"),
+    ghostInfo: byId("ghost-info"),
+    message: byId("message"),
+    palette: byId("palette"),
+    palettePerm: byId("palette-perm"),
+    players: byId("players"),
+    last: byId("last-status"),
+    result: byId("result-panel"),
+    resultText: byId("result-text"),
+    invite: byId("invite-panel"),
+    joinPanel: byId("join-panel"),
+    connection: byId("connection"),
+    rotate: byId("rotate-btn"),
+    flip: byId("flip-btn"),
+    place: byId("place-btn"),
+    pass: byId("pass-btn"),
+    spots: byId("spots-toggle"),
+    controls: byId("controls"),
+    palettePanel: byId("palette-panel"),
+  };
+  const board = makeBoard(ui.board, view);
+  const size = board.size;
+  const hit = hitArea(board);
+
+  const pick = {piece: null, rotation: 0, flip: false, at: null};
+  let legal = legalIndex([]);
+  let computers = new Set(cfg.computers || []);
+  let pending = false;
+  let socket = null;
+
+  const permutation = () => permutationOf(pick.rotation, pick.flip);
+  const shape = () => shapeOf(shapes, pick.piece, permutation());
+  const isOpening = () => view.phase === "opening";
+  const openingNow = () => isOpening() && view.your_turn;
+
+  function myHand() {
+    if (!view.seat) return [];
+    const seat = (view.seats || [])[view.seat - 1];
+    return seat ? seat.hand : [];
+  }
+
+  function say(text, tone) {
+    ui.message.textContent = text || "";
+    ui.message.className = `message${tone ? ` ${tone}` : ""}`;
+  }
+
+  // --- drawing ---------------------------------------------------------------------------------
+
+  function render() {
+    legal = legalIndex(view.legal);
+    drawBoard(board, view);
+    if (pick.piece !== null && !myHand().includes(pick.piece)) pick.piece = null;
+    ui.turn.textContent = turnText(view, (name) => computers.has(name));
+    ui.turn.className = `turn${view.your_turn ? " your-turn" : ""}`;
+    renderPlayers();
+    renderLast();
+    renderPalette();
+    renderGhost();
+    const over = !!view.over;
+    ui.result.hidden = !over;
+    if (over) {
+      ui.resultText.textContent =
+        winnersText(view) +
+        (view.dead_position
+          ? " No active player could place a piece: the fewest pieces left won."
+          : "");
+    }
+    if (ui.invite) ui.invite.hidden = view.phase !== "waiting";
+    if (ui.joinPanel && view.phase !== "waiting") ui.joinPanel.hidden = true;
+    // Watchers have no pieces to place; once the game is over nobody has.
+    ui.palettePanel.hidden = !view.seat;
+    ui.controls.hidden = ui.ghostInfo.hidden = !view.seat || over;
+    const mine = !!view.your_turn;
+    ui.pass.disabled = !mine || isOpening();
+    ui.place.disabled = !mine || pick.piece === null;
+    ui.rotate.disabled = ui.flip.disabled = pick.piece === null && !myHand().length;
+    root.dataset.version = String(cfg.version);
+    root.dataset.yourTurn = mine ? "1" : "0";
+    root.dataset.phase = view.phase;
+  }
+
+  function badge(parent, text, className) {
+    const span = document.createElement("span");
+    span.className = `badge${className ? ` ${className}` : ""}`;
+    span.textContent = text;
+    parent.appendChild(span);
+  }
+
+  /* The seats in turn order (not a ranking: the Square Game has no points), with their pieces
+   * left and squares closed. */
+  function renderPlayers() {
+    ui.players.textContent = "";
+    for (const seat of view.seats || []) {
+      const item = document.createElement("li");
+      item.dataset.seat = String(seat.seat);
+      if (seat.name) item.dataset.player = seat.name;
+      const toMove = seat.seat === view.to_move && !view.over;
+      if (toMove) item.className = "to-move";
+      const swatch = document.createElement("span");
+      swatch.className = "sq-swatch";
+      swatch.style.background = seat.colour;
+      item.appendChild(swatch);
+      const name = document.createElement("span");
+      name.className = "score-name";
+      name.textContent = seat.name || `(free seat ${seat.seat})`;
+      if (!seat.name) name.classList.add("muted");
+      item.appendChild(name);
+      if (seat.seat === view.seat) badge(item, "you", "badge-you");
+      if (seat.name && computers.has(seat.name)) badge(item, "computer");
+      if (toMove) badge(item, "to move", "badge-declaring");
+      if ((view.winners || []).includes(seat.seat)) badge(item, "winner", "sq-badge-winner");
+      else if (seat.finished) badge(item, "finished");
+      const stats = document.createElement("span");
+      stats.className = "score-value sq-stats";
+      stats.textContent = `${seat.pieces_left} left · ${seat.squares} sq`;
+      stats.title =
+        `${plural(seat.pieces_left, "piece", "pieces")} left in hand; ` +
+        `${plural(seat.squares, "square", "squares")} closed`;
+      item.appendChild(stats);
+      ui.players.appendChild(item);
+    }
+  }
+
+  function renderLast() {
+    const last = view.last;
+    if (!last) {
+      ui.last.textContent =
+        view.phase === "waiting"
+          ? "The game has not begun."
+          : `No move yet: ${nameOf(view, view.players)} makes the opening.`;
+      return;
+    }
+    ui.last.textContent = "";
+    const code = document.createElement("strong");
+    code.className = "status-code";
+    code.textContent = `Status ${last.status}`;
+    ui.last.appendChild(code);
+    const meaning = last.meaning || cfg.meanings[String(last.status)] || "";
+    ui.last.appendChild(document.createTextNode(` — ${meaning}. `));
+    const what = document.createElement("span");
+    what.className = "muted";
+    what.textContent = withNames(view, last.message);
+    ui.last.appendChild(what);
+    ui.last.dataset.status = String(last.status);
+  }
+
+  function renderPalette() {
+    ui.palette.textContent = "";
+    const hand = myHand();
+    const perm = permutation();
+    const turns = plural(pick.rotation, "quarter turn", "quarter turns");
+    ui.palettePerm.textContent = view.seat
+      ? `(permutation ${perm}: ${pick.flip ? "flipped, " : ""}${turns})`
+      : "";
+    if (!view.seat || !hand.length) {
+      const note = document.createElement("p");
+      note.className = "muted";
+      note.textContent = view.seat
+        ? "You have placed all your pieces."
+        : "You are watching: the players' pieces are listed beside the board.";
+      ui.palette.appendChild(note);
+      return;
+    }
+    const colour = (view.colours || [])[view.seat - 1];
+    for (const piece of hand) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "sq-palette-piece";
+      button.dataset.piece = String(piece);
+      button.setAttribute("aria-pressed", String(pick.piece === piece));
+      const fits = legal.count(piece);
+      if (view.your_turn && !fits) button.classList.add("sq-no-fit");
+      button.title =
+        `Piece ${piece}` +
+        (view.your_turn
+          ? `: ${plural(fits, "legal placement", "legal placements")} in all turns`
+          : "");
+      button.appendChild(pieceSvg(shapeOf(shapes, piece, perm), colour));
+      const label = document.createElement("span");
+      label.className = "sq-piece-label";
+      label.textContent = String(piece);
+      button.appendChild(label);
+      ui.palette.appendChild(button);
+    }
+  }
+
+  function ghostLegal() {
+    if (pick.piece === null || !pick.at) return false;
+    return legal.has(pick.piece, permutation(), pick.at[0], pick.at[1]);
+  }
+
+  function renderGhost() {
+    drawGhost(board, [], null, false);
+    drawSpots(board, []);
+    if (pick.piece === null) {
+      ui.ghostInfo.textContent =
+        view.seat && myHand().length && !view.over
+          ? "Choose a piece below (click it, or press ] )."
+          : "";
+      ui.ghostInfo.dataset.legal = "";
+      return;
+    }
+    const perm = permutation();
+    const spots = legal.spots(pick.piece, perm);
+    if (ui.spots.checked && view.your_turn) {
+      const middle = middleOf(shape());
+      drawSpots(
+        board,
+        spots.map((anchor) => spotOf(anchor, middle)),
+      );
+    }
+    if (openingNow()) pick.at = view.opening.slice();
+    if (!pick.at) {
+      ui.ghostInfo.textContent = `Piece ${pick.piece}: move over the board to place it.`;
+      ui.ghostInfo.dataset.legal = "";
+      return;
+    }
+    const ok = ghostLegal();
+    drawGhost(board, segmentsAt(shapes, pick.piece, perm, pick.at[0], pick.at[1]), pick.at, ok);
+    const where = `Piece ${pick.piece}/${perm} at (${pick.at[0]},${pick.at[1]})`;
+    if (!view.your_turn) {
+      ui.ghostInfo.textContent = `${where}: wait for your turn.`;
+      ui.ghostInfo.dataset.legal = "";
+    } else if (ok) {
+      ui.ghostInfo.textContent = `${where}: legal. Click or press Enter to place.`;
+      ui.ghostInfo.dataset.legal = "1";
+    } else {
+      const dots = spots.length && ui.spots.checked ? " (the green dots)." : ".";
+      ui.ghostInfo.textContent =
+        `${where}: not legal here. This piece fits ` +
+        `${plural(spots.length, "place", "places")} turned this way${dots}`;
+      ui.ghostInfo.dataset.legal = "0";
+    }
+  }
+
+  // --- choosing, turning and moving the piece --------------------------------------------------
+
+  function choose(piece) {
+    pick.piece = piece;
+    if (!pick.at) {
+      const spots = legal.spots(piece, permutation());
+      pick.at = spots.length ? spots[0].slice() : view.opening.slice();
+    }
+    render();
+  }
+
+  function cycle(step) {
+    const hand = myHand();
+    if (!hand.length) return;
+    const at = hand.indexOf(pick.piece);
+    const first = step > 0 ? 0 : hand.length - 1;
+    const next = at < 0 ? first : (at + step + hand.length) % hand.length;
+    choose(hand[next]);
+  }
+
+  /* Turn or mirror the piece keeping its middle where it was (so it stays under the pointer). */
+  function turn(change) {
+    const before = pick.piece !== null && pick.at ? middleOf(shape()) : null;
+    change();
+    if (before && !openingNow()) pick.at = keepMiddle(pick.at, before, middleOf(shape()));
+    render();
+  }
+
+  /* A quarter turn clockwise on screen. */
+  const rotate = () =>
+    turn(() => {
+      pick.rotation = (pick.rotation + 1) % 4;
+    });
+
+  /* Mirror left and right as drawn: flip, and undo the rotation's handedness. */
+  const flip = () =>
+    turn(() => {
+      pick.flip = !pick.flip;
+      pick.rotation = (4 - pick.rotation) % 4;
+    });
+
+  /* The zero point that puts the piece's middle under the pointer. */
+  function anchorAt(event) {
+    const point = boardPoint(board, event.clientX, event.clientY);
+    if (!point || pick.piece === null) return null;
+    return anchorUnder(point, middleOf(shape()), size);
+  }
+
+  function follow(event) {
+    if (pick.piece === null || openingNow()) return;
+    const at = anchorAt(event);
+    if (!at || (pick.at && at[0] === pick.at[0] && at[1] === pick.at[1])) return;
+    pick.at = at;
+    renderGhost();
+  }
+
+  hit.addEventListener("pointermove", follow);
+  hit.addEventListener("pointerdown", (event) => {
+    if (pick.piece === null) return;
+    const at = openingNow() ? view.opening.slice() : anchorAt(event);
+    if (!at) return;
+    const shifted = !pick.at || at[0] !== pick.at[0] || at[1] !== pick.at[1];
+    pick.at = at;
+    renderGhost();
+    // A touch first shows the ghost; a second touch on the same spot places it.
+    if (event.pointerType === "touch" && shifted) return;
+    event.preventDefault();
+    placeGhost();
+  });
+
+  function move(dx, dy) {
+    if (pick.piece === null || openingNow()) return;
+    pick.at = moved(pick.at || view.opening, dx, dy, size);
+    renderGhost();
+  }
+
+  // --- acting ----------------------------------------------------------------------------------
+
+  function refused(detail) {
+    say(`Refused (status -1 — ${cfg.meanings["-1"]}): ${withNames(view, detail)}`, "bad");
+  }
+
+  async function act(action) {
+    if (pending) return;
+    if (!view.seat) {
+      say("You are watching: join the game to play.", "info");
+      return;
+    }
+    if (socket && socket.send(action)) {
+      pending = true;
+      setTimeout(() => {
+        pending = false;
+      }, 1500);
+      return;
+    }
+    pending = true;
+    const reply = await request("POST", cfg.moves_url, action);
+    pending = false;
+    if (!reply.ok) {
+      refused(reply.detail);
+      return;
+    }
+    say(outcomeText(reply.data.outcome, cfg.meanings), "good");
+    update(reply.data.version, reply.data.view);
+  }
+
+  function placeGhost() {
+    if (pick.piece === null) {
+      say("Choose a piece first.", "info");
+      return;
+    }
+    if (!view.your_turn) {
+      say(
+        view.over ? "The game is over." : `It is ${nameOf(view, view.to_move)}'s turn, not yours.`,
+        "info",
+      );
+      return;
+    }
+    if (!pick.at) return;
+    const [x, y] = pick.at;
+    act({type: "place", piece: pick.piece, permutation: permutation(), x, y});
+  }
+
+  function pass() {
+    if (!view.your_turn) {
+      say("You can pass only on your turn.", "info");
+      return;
+    }
+    act({type: "pass"});
+  }
+
+  function update(version, newView) {
+    if (typeof version === "number") {
+      if (version < cfg.version) return;
+      cfg.version = version;
+    }
+    const before = (view.names || []).join(",");
+    view = newView;
+    if ((view.names || []).join(",") !== before) refreshSeats();
+    render();
+  }
+
+  /* Learn which seats the computer plays (the view names seats; the game's seats say who). */
+  async function refreshSeats(attempt = 0) {
+    const reply = await request("GET", cfg.api_url);
+    if (!reply.ok) {
+      if (attempt < 3) setTimeout(() => refreshSeats(attempt + 1), 800);
+      return;
+    }
+    computers = new Set(
+      (reply.data.seats || []).filter((seat) => seat.is_computer).map((seat) => seat.name),
+    );
+    render();
+  }
+
+  ui.palette.addEventListener("click", (event) => {
+    const button = event.target.closest(".sq-palette-piece");
+    if (!button) return;
+    const piece = Number(button.dataset.piece);
+    if (pick.piece === piece) rotate(); // a second click turns it
+    else choose(piece);
+  });
+  ui.rotate.addEventListener("click", rotate);
+  ui.flip.addEventListener("click", flip);
+  ui.place.addEventListener("click", placeGhost);
+  ui.pass.addEventListener("click", pass);
+  ui.spots.addEventListener("change", renderGhost);
+
+  const KEYS = {
+    r: () => ui.rotate.click(),
+    f: () => ui.flip.click(),
+    p: pass,
+    h: () => {
+      ui.spots.checked = !ui.spots.checked;
+      renderGhost();
+    },
+    "]": () => cycle(1),
+    "[": () => cycle(-1),
+    Escape: () => {
+      pick.piece = null;
+      render();
+    },
+    ArrowLeft: () => move(-1, 0),
+    ArrowRight: () => move(1, 0),
+    ArrowUp: () => move(0, 1),
+    ArrowDown: () => move(0, -1),
+  };
+
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) && target !== ui.spots) return;
+    const onButton =
+      target && target.tagName === "BUTTON" && !target.classList.contains("sq-palette-piece");
+    const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    if (KEYS[key]) KEYS[key]();
+    else if (key === "Enter" && !onButton) placeGhost();
+    else return;
+    event.preventDefault();
+  });
+
+  // --- joining ---------------------------------------------------------------------------------
+
+  async function join() {
+    if (!cfg.name) return;
+    const reply = await request("POST", cfg.join_url, {name: cfg.name});
+    if (!reply.ok) {
+      say(reply.detail, "bad");
+      return;
+    }
+    window.location.replace(cfg.page_url);
+  }
+  const joinButton = byId("join-btn");
+  if (joinButton) joinButton.addEventListener("click", join);
+  const addComputer = byId("add-computer-btn");
+  if (addComputer) {
+    addComputer.addEventListener("click", async () => {
+      const reply = await request("POST", cfg.computers_url, {speed: "fast"});
+      if (!reply.ok) say(reply.detail, "bad");
+    });
+  }
+  const copy = byId("copy-btn");
+  if (copy) {
+    copy.addEventListener("click", () => {
+      const input = byId("share-url");
+      input.select();
+      if (navigator.clipboard) navigator.clipboard.writeText(input.value);
+      copy.textContent = "Copied";
+    });
+  }
+
+  // --- live ------------------------------------------------------------------------------------
+
+  socket = new GameSocket(cfg.ws_url, {
+    state: (message) => update(message.version, message.view),
+    result: (message) => {
+      pending = false;
+      say(outcomeText(message.outcome || {}, cfg.meanings), "good");
+    },
+    error: (message) => {
+      pending = false;
+      refused(message.detail);
+    },
+    status: (state) => {
+      ui.connection.dataset.state = state;
+      ui.connection.textContent = CONNECTION[state] || state;
+    },
+  });
+
+  render();
+  if (cfg.auto_join) join();
+}
+
+const root = document.getElementById("square-root");
+if (root) start(root);
