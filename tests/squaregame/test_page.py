@@ -50,6 +50,8 @@ def test_the_play_page_sends_the_engines_shapes_the_board_and_loads_one_module(c
     }
     view = json_block(page, "square-view")
     assert view["size"] == SIZE and view["opening"] == list(OPENING_POINT)
+    assert f"The board: {SIZE} by {SIZE} cells" in page
+    assert "Seat 2 opens at ({},{}).".format(*OPENING_POINT) in page
 
     scripts = re.findall(r"<script\b[^>]*>", page)
     sources = [re.search(r'src="([^"]+)"', tag) for tag in scripts]
