@@ -40,6 +40,7 @@ from cards.engine.protocol_text import (
     scores_text,
     split_table,
 )
+from cards.rules import table_state
 from games import limits, planning, realtime, runtime, selectors, services
 from games.errors import GameError
 from games.middleware import allowed_host
@@ -76,9 +77,10 @@ def error(message: str, table_id: int | None = None) -> Reply:
 
 
 def reply(game: Game, request: Request) -> Reply:
+    state = table_state(game.state)
     if request.reply == "SCORES":
-        return Reply(scores_text(game.state), table_id=game.pk)
-    return Reply(board_text(game.state, request.player), table_id=game.pk)
+        return Reply(scores_text(state), table_id=game.pk)
+    return Reply(board_text(state, request.player), table_id=game.pk)
 
 
 # -- what a request does: the same whether it is served on the loop or on Django's thread ------

@@ -1,15 +1,68 @@
-"""The Set table as a game kind: two rule sets ("declare" and "classic") behind one interface."""
+"""The Set table as a game kind: two rule sets ("declare" and "classic") behind one interface.
+
+The platform keeps states as JSON-able dicts; the engine works on typed, frozen states
+(`cards.engine.table.TableState`). This adapter converts at the boundary: a dict it is given is
+read with `TableState.from_json`, a state it returns is drawn with `TableState.to_json`. The
+platform passes back the very dict it was given by the last move, so the adapter remembers the
+typed state of each dict it returned or read (`table_state`), and a move on the newest state of
+a game reads nothing: only the parts the move changed are drawn again.
+"""
 
 from __future__ import annotations
+
+import threading
 
 from cards.engine.bot import set_table_actions
 from cards.engine.classic import ClassicRules
 from cards.engine.errors import SetError
-from cards.engine.table import DeclareRules
+from cards.engine.table import DeclareRules, TableState
 from games.errors import RuleError
-from games.rules import Result, as_result, register
+from games.rules import Result, register
 
 RULE_SETS = {"declare": DeclareRules(), "classic": ClassicRules()}
+
+# The typed state of each dict this process returned or read lately, by the dict's id: an entry
+# holds the dict itself, so its id cannot be given to another dict while the entry is kept. As
+# many as games.runtime keeps heads (a server follows some hundreds of games); the oldest entry
+# goes first.
+_KEEP = 1024
+_known: dict[int, tuple[dict, TableState]] = {}
+_known_guard = threading.Lock()
+
+
+def remember(data: dict, state: TableState) -> None:
+    """Remember that ``data`` is the JSON form of ``state`` (neither ever changes)."""
+    with _known_guard:
+        _known.pop(id(data), None)
+        _known[id(data)] = (data, state)
+        if len(_known) > _KEEP:
+            del _known[next(iter(_known))]
+
+
+def table_state(data: dict) -> TableState:
+    """Return the typed state of a stored Set table state (read once, then remembered).
+
+    States are never changed in place (the platform's rules contract), so the typed state of a
+    dict seen before is still its own.
+    """
+    entry = _known.get(id(data))
+    if entry is not None and entry[0] is data:
+        return entry[1]
+    try:
+        state = TableState.from_json(data)
+    except SetError as error:
+        raise RuleError(str(error), getattr(error, "code", "bad_state")) from None
+    remember(data, state)
+    return state
+
+
+def _stored(state: TableState, before: TableState, before_data: dict) -> dict:
+    """Return the JSON form of ``state``, the result of a move on ``before`` (``before_data``)."""
+    if state is before:
+        return before_data
+    data = state.to_json(like=(before, before_data))
+    remember(data, state)
+    return data
 
 
 # What the rules read of each action: the log keeps that, not whatever else was sent.
@@ -58,40 +111,41 @@ class SetTable:
     def new(self, *, options: dict, seed: int, now_ms: int) -> dict:
         engine_options = {k: v for k, v in options.items() if k != "rules"}
         state = self.engine(options).new_state(options=engine_options, seed=seed, now_ms=now_ms)
-        return {**state, "rules": options["rules"]}
+        data = state.to_json()
+        remember(data, state)
+        return data
 
     def join(self, state: dict, name: str, now_ms: int) -> Result:
         return self.apply(state, name, {"type": "join"}, now_ms)
 
     def apply(self, state: dict, actor: str, action: dict, now_ms: int) -> Result:
-        result = self._keep_rules(state, self.engine(state).apply(state, actor, action, now_ms))
+        typed = table_state(state)
+        result = RULE_SETS[typed.rules].apply(typed, actor, action, now_ms)
         fields = ACTION_FIELDS.get(action.get("type"), ("type",))
         read = {key: action[key] for key in fields if key in action}
-        return Result(result.state, result.outcome, result.event, read)
+        return Result(_stored(result.state, typed, state), result.outcome, result.event, read)
 
     def tick(self, state: dict, now_ms: int) -> Result:
-        return self._keep_rules(state, self.engine(state).tick(state, now_ms))
-
-    @staticmethod
-    def _keep_rules(before: dict, engine_result) -> Result:
-        result = as_result(engine_result)
-        if result.state.get("rules") == before.get("rules"):
-            return result
-        return Result({**result.state, "rules": before["rules"]}, result.outcome, result.event)
+        typed = table_state(state)
+        result = RULE_SETS[typed.rules].tick(typed, now_ms)
+        return Result(_stored(result.state, typed, state), result.outcome, result.event)
 
     def next_deadline(self, state: dict) -> int | None:
-        return self.engine(state).next_deadline(state)
+        typed = table_state(state)
+        return RULE_SETS[typed.rules].next_deadline(typed)
 
     def view(self, state: dict, actor: str | None, now_ms: int) -> dict:
-        return self.engine(state).view(state, actor, now_ms)
+        typed = table_state(state)
+        return RULE_SETS[typed.rules].view(typed, actor, now_ms)
 
     def status(self, state: dict) -> str:
-        if self.engine(state).is_over(state):
+        typed = table_state(state)
+        if typed.over:
             return "over"
-        return "active" if self.engine(state).players(state) else "waiting"
+        return "active" if typed.players else "waiting"
 
     def scores(self, state: dict) -> dict[str, int]:
-        return self.engine(state).scores(state)
+        return dict(table_state(state).scores)
 
     def describe(self, options: dict) -> str:
         """A short description for lists: rule set, attributes, deck.
@@ -107,7 +161,7 @@ class SetTable:
         return ", ".join(parts)
 
     def bot_actions(self, state: dict, name: str) -> list[dict] | None:
-        return set_table_actions(state, name)
+        return set_table_actions(table_state(state), name)
 
 
 register(SetTable())

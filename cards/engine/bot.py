@@ -7,33 +7,36 @@ as it is when its turn to think comes, so it can be beaten by a faster person.
 
 from __future__ import annotations
 
-from cards.engine.table import find_set_in
+from cards.engine.table.codes import set_at, texts_of
+from cards.engine.table.state import ClassicState, DeclareState, TableState
 
 
-def set_table_actions(state: dict, player: str) -> list[dict] | None:
+def set_table_actions(state: TableState, player: str) -> list[dict] | None:
     """Return the actions that take one set for ``player`` now, or None when there is nothing to do.
 
     Declare tables: declare, then pick the three cards (only when nobody else is declaring).
     Classic tables: claim the three cards at once (unless locked out).
     """
-    if state.get("over"):
+    if state.over:
         return None
-    if state["rules"] == "declare":
-        if state["declarer"] not in (None, player):
+    if isinstance(state, DeclareState):
+        declaring = state.declaring
+        if declaring is not None and declaring.declarer != player:
             return None
-        cells = [[r, c] for r, row in enumerate(state["board"]) for c in range(len(row))]
-        cards = [text for row in state["board"] for text in row]
-        found = find_set_in(cards, state["attributes"])
+        found = set_at(state.board_cards, state.attributes)
         if found is None:
             return None
-        picks = [{"type": "pick", "row": cells[i][0], "col": cells[i][1]} for i in found]
+        cols = state.cols
+        picks = [{"type": "pick", "row": i // cols, "col": i % cols} for i in found]
+        if declaring is None:
+            return [{"type": "declare"}, *picks]
         # A declarer who already picked some cards starts again from a clean selection.
-        unpick = [{"type": "pick", "row": r, "col": c} for r, c in state["picks"]]
-        declare = [] if state["declarer"] == player else [{"type": "declare"}]
-        return declare + unpick + picks
-    if player in state.get("locked", ()) or player not in state["scores"]:
+        unpick = [{"type": "pick", "row": r, "col": c} for r, c in declaring.picks]
+        return unpick + picks
+    assert isinstance(state, ClassicState)
+    if player in state.locked or player not in state.scores:
         return None
-    found = find_set_in(state["board"], state["attributes"])
+    found = set_at(state.board, state.attributes)
     if found is None:
         return None
-    return [{"type": "claim", "cards": [state["board"][i] for i in found]}]
+    return [{"type": "claim", "cards": texts_of((state.board[i] for i in found), state.attributes)}]

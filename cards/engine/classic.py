@@ -7,8 +7,9 @@ dealer deals three more cards, again and again while there is none; when the dec
 set remains the game is over and whoever collected the most sets wins (tied leaders all win).
 
 The interface is that of `cards.engine.table.DeclareRules` (``new_state``, ``apply``, ``tick``,
-``next_deadline``, ``touch``, ``view``, ``is_over``, ``scores``, ``players``), so the platform
-treats both rule sets alike. Nothing here is time-driven: ``tick`` never changes a classic table.
+``next_deadline``, ``touch``, ``view``, ``is_over``, ``scores``, ``players``), on a
+`cards.engine.table.ClassicState`, so the platform treats both rule sets alike. Nothing here is
+time-driven: ``tick`` never changes a classic table.
 
 Choices where the seeds are silent (this module's rules):
 
@@ -33,37 +34,32 @@ Choices where the seeds are silent (this module's rules):
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from cards.engine.errors import SetError
-from cards.engine.table import (
-    AWAY_MS,
-    MAX_CLOCK_MS,
+from cards.engine.table.base import AWAY_MS, MAX_CLOCK_MS, TableError
+from cards.engine.table.codes import code_of, count_sets, described, is_set, set_at, texts_of
+from cards.engine.table.shared import (
     Result,
-    TableError,
     TableRules,
     active_hint,
-    card_json,
-    card_of,
-    card_text,
     check_action,
     check_options,
     check_player,
     clean_deck,
-    copy_state,
-    count_sets_in,
     deal_deck,
     final_result,
-    find_set_in,
     forget_cards,
     is_present,
-    is_set_of,
     option_int,
     record_hint,
+    seat,
     tally,
     touch_state,
     was_hinted,
 )
+from cards.engine.table.state import ClassicState, with_entry
 
 __all__ = ["ClassicRules", "JUST_TAKEN"]
 
@@ -71,78 +67,69 @@ __all__ = ["ClassicRules", "JUST_TAKEN"]
 JUST_TAKEN = "Those cards were just taken."
 
 
-def _positions(state: dict) -> list[int]:
+def _positions(state: ClassicState) -> range:
     """Return how views address the board's cards: their indexes."""
-    return list(range(len(state["board"])))
+    return range(len(state.board))
 
 
-def _deal_while_no_set(state: dict) -> int:
+def _deal_while_no_set(state: ClassicState) -> tuple[ClassicState, int]:
     """Deal 3 more cards while the board holds no set and the deck has cards; return how many."""
-    dealt = 0
-    while state["deck"] and find_set_in(state["board"], state["attributes"]) is None:
-        state["board"].extend(state["deck"][:3])
-        del state["deck"][:3]
-        dealt += 3
-    return dealt
+    board, deck = state.board, state.deck
+    while deck and set_at(board, state.attributes) is None:
+        board, deck = board + deck[:3], deck[3:]
+    if board is state.board:
+        return state, 0
+    return replace(state, board=board, deck=deck), len(board) - len(state.board)
 
 
-def _end_if_done(state: dict, at_ms: int) -> bool:
-    """End the game when the deck is empty and no set remains; return True if it just ended."""
-    if state["deck"] or find_set_in(state["board"], state["attributes"]) is not None:
-        return False
-    state.update(over=True, ended_ms=at_ms, locked=[])
-    return True
+def _end_if_done(state: ClassicState, at_ms: int) -> ClassicState:
+    """End the game when the deck is empty and no set remains."""
+    if state.deck or set_at(state.board, state.attributes) is not None:
+        return state
+    return replace(state, over=True, ended_ms=at_ms, locked=())
 
 
 class ClassicRules(TableRules):
-    """The physical game of Set as a real-time table; stateless, on plain state dicts.
+    """The physical game of Set as a real-time table; stateless, on `ClassicState` values.
 
-    State keys: ``rules`` ("classic"), ``attributes`` (3, 4 or 5), ``board_size`` (the standard
-    board, 3 × attributes by default), ``away_ms``, ``created_ms``, ``board`` (flat list of card
-    texts, no holes), ``deck`` (cards still to deal, front first), ``taken`` (cards of found sets,
-    in order), ``players`` (join order), ``scores`` (name -> sets found), ``last_seen``,
-    ``locked`` (players locked out), ``hints``, ``hinted_cards``, ``tally`` (per player: sets,
-    hinted sets, wrong claims; each claim itself is in its move's outcome), ``over``, ``ended_ms``.
+    The platform stores the state's JSON form (`ClassicState.to_json`): ``rules`` ("classic"),
+    ``attributes`` (3, 4 or 5), ``board_size`` (the standard board, 3 × attributes by default),
+    ``away_ms``, ``created_ms``, ``board`` (flat list of card texts, no holes), ``deck`` (cards
+    still to deal, front first), ``taken`` (cards of found sets, in order), ``players`` (join
+    order), ``scores`` (name -> sets found), ``last_seen``, ``locked`` (players locked out),
+    ``hints``, ``hinted_cards``, ``tally`` (per player: sets, hinted sets, wrong claims; each
+    claim itself is in its move's outcome), ``over``, ``ended_ms``.
     """
 
     name = "classic"
     actions = ("join", "look", "claim", "hint", "count")
 
     @staticmethod
-    def new_state(*, options: dict | None = None, seed: int = 0, now_ms: int = 0) -> dict:
+    def new_state(*, options: dict | None = None, seed: int = 0, now_ms: int = 0) -> ClassicState:
         """Deal a fresh table: the standard board, then 3 more cards while there is no set.
 
         Options: ``attributes`` (3, 4 or 5; default 4), ``deck`` (card strings in deck order),
         ``board_size`` (a multiple of 3; default 3 × attributes), ``away_ms`` (default 60000,
         only for showing who is present).
+
+        >>> state = ClassicRules.new_state(options={"attributes": 3, "board_size": 3}, seed=1)
+        >>> len(state.board), len(state.deck)
+        (6, 21)
         """
         options = ClassicRules.clean_options(options)
         attributes = options.get("attributes", 4)
         board_size = options.get("board_size", 3 * attributes)
-        away_ms = options.get("away_ms", AWAY_MS)
         deck = deal_deck(options, attributes, seed, board_size)
-        state = {
-            "rules": ClassicRules.name,
-            "attributes": attributes,
-            "board_size": board_size,
-            "away_ms": away_ms,
-            "created_ms": now_ms,
-            "board": deck[:board_size],
-            "deck": deck[board_size:],
-            "taken": [],
-            "players": [],
-            "scores": {},
-            "last_seen": {},
-            "locked": [],
-            "hints": {},
-            "hinted_cards": {},
-            "tally": {},
-            "over": False,
-            "ended_ms": None,
-        }
-        _deal_while_no_set(state)
-        _end_if_done(state, now_ms)
-        return state
+        state = ClassicState(
+            attributes=attributes,
+            board_size=board_size,
+            away_ms=options.get("away_ms", AWAY_MS),
+            created_ms=now_ms,
+            board=tuple(deck[:board_size]),
+            deck=tuple(deck[board_size:]),
+        )
+        state = _deal_while_no_set(state)[0]
+        return _end_if_done(state, now_ms)
 
     @staticmethod
     def clean_options(options: object) -> dict:
@@ -177,25 +164,20 @@ class ClassicRules(TableRules):
         return cleaned
 
     @staticmethod
-    def apply(state: dict, player: str, action: dict, now_ms: int) -> Result:
+    def apply(state: ClassicState, player: str, action: dict, now_ms: int) -> Result:
         """Handle one action of ``player``: ``join``, ``look``, ``claim``, ``hint`` or ``count``."""
         kind = check_action(action, ClassicRules.actions)
         check_player(player)
-        seated = player in state["scores"]
+        seated = player in state.scores
         outcome: dict[str, Any] = {"action": kind, "joined": False}
-        if state["over"]:
+        if state.over:
             if kind == "claim":
                 raise TableError("The game is over.", "game_over")
             outcome.update(over=True, changed=False)
             return Result(state, outcome, False)
         if kind == "join":
-            new = copy_state(state)
-            if not seated:
-                new["players"].append(player)
-                new["scores"][player] = 0
-            new["last_seen"][player] = now_ms
             outcome.update(joined=not seated, over=False)
-            return Result(new, outcome, not seated)
+            return Result(seat(state, player, now_ms), outcome, not seated)
         if not seated:
             if kind == "look":
                 outcome["over"] = False
@@ -205,136 +187,138 @@ class ClassicRules(TableRules):
             outcome["over"] = False
             return Result(touch_state(state, player, now_ms), outcome, False)
         if kind == "count":
-            outcome.update(count=count_sets_in(state["board"], state["attributes"]), over=False)
+            outcome.update(count=count_sets(state.board, state.attributes), over=False)
             return Result(touch_state(state, player, now_ms), outcome, False)
 
-        cards = _check_claim(state, action) if kind == "claim" else []
-        new = copy_state(state)
-        new["last_seen"][player] = now_ms
+        cards = _check_claim(state, action) if kind == "claim" else ()
+        new = seat(state, player, now_ms)
         if kind == "hint":
-            outcome.update(record_hint(new, player, new["board"], _positions(new)), over=False)
+            new, shown = record_hint(new, player, new.board, _positions(new))
+            outcome.update(shown, over=False)
             return Result(new, outcome, False)
-        if player in new["locked"]:
+        if player in new.locked:
             raise TableError("You are locked out until another player finds a set.", "locked_out")
         _check_on_board(new, cards)
-        _claim(new, player, cards, now_ms, outcome)
-        outcome["over"] = new["over"]
+        new = _claim(new, player, cards, now_ms, outcome)
+        outcome["over"] = new.over
         return Result(new, outcome, True)
 
     @staticmethod
-    def tick(state: dict, now_ms: int) -> Result:
+    def tick(state: ClassicState, now_ms: int) -> Result:
         """Do nothing: no classic rule depends on time."""
-        return Result(state, {"action": "tick", "expired": [], "over": state["over"]}, False)
+        return Result(state, {"action": "tick", "expired": [], "over": state.over}, False)
 
     @staticmethod
-    def next_deadline(state: dict) -> int | None:
+    def next_deadline(state: ClassicState) -> int | None:
         """Return None: time alone never changes a classic table."""
         return None
 
     @staticmethod
-    def touch(state: dict, player: str, now_ms: int) -> dict:
+    def touch(state: ClassicState, player: str, now_ms: int) -> ClassicState:
         """Return the state with seated ``player`` marked present at ``now_ms``; nothing else."""
         return touch_state(state, player, now_ms)
 
     @staticmethod
-    def view(state: dict, player: str | None, now_ms: int) -> dict:
+    def view(state: ClassicState, player: str | None, now_ms: int) -> dict:
         """Draw the table for ``player`` (None: a spectator) as JSON-able data.
 
         ``board`` is the flat list of positions, each with its card, ``row`` (``i % 3``) and
         ``col`` (``i // 3``); ``rows`` is 3 and ``cols`` ``len(board) // 3``.
         """
-        attributes = state["attributes"]
+        cards = described(state.attributes)
         board = [
-            {**card_json(text, attributes), "position": i, "row": i % 3, "col": i // 3}
-            for i, text in enumerate(state["board"])
+            {**cards[card], "position": i, "row": i % 3, "col": i // 3}
+            for i, card in enumerate(state.board)
         ]
-        present = [p for p in state["players"] if is_present(state, p, now_ms)]
+        present = [p for p in state.players if is_present(state, p, now_ms)]
         return {
             "rules": ClassicRules.name,
-            "attributes": attributes,
+            "attributes": state.attributes,
             "rows": 3,
             "cols": -(-len(board) // 3),
-            "board_size": state["board_size"],
+            "board_size": state.board_size,
             "board": board,
             "you": player,
-            "seated": player in state["scores"],
-            "locked_out": player in state["locked"],
-            "locked": sorted(state["locked"]),
-            "scores": dict(sorted(state["scores"].items())),
-            "players": sorted(state["players"]),
+            "seated": player in state.scores,
+            "locked_out": player in state.locked,
+            "locked": sorted(state.locked),
+            "scores": dict(sorted(state.scores.items())),
+            "players": sorted(state.players),
             "present": sorted(present),
-            "away": sorted(set(state["players"]) - set(present)),
-            "deck_left": len(state["deck"]),
-            "hint": active_hint(state, player, state["board"], _positions(state)),
-            "over": state["over"],
-            "result": final_result(state) if state["over"] else None,
+            "away": sorted(set(state.players) - set(present)),
+            "deck_left": len(state.deck),
+            "hint": active_hint(state, player, state.board, _positions(state)),
+            "over": state.over,
+            "result": final_result(state) if state.over else None,
             "next_deadline": None,
         }
 
 
-def _check_claim(state: dict, action: dict) -> list[str]:
-    """Return the claim's three cards as stored texts, refusing a malformed claim."""
+def _check_claim(state: ClassicState, action: dict) -> tuple[int, ...]:
+    """Return the claim's three cards, refusing a malformed claim."""
     cards = action.get("cards")
     if not isinstance(cards, list | tuple) or len(cards) != 3:
         raise TableError("A claim names exactly three cards.", "bad_claim")
-    texts = []
+    codes = []
     for value in cards:
         if not isinstance(value, str):
             raise TableError("A claim names its cards as card strings.", "bad_claim")
         try:
-            texts.append(card_text(card_of(value, state["attributes"])))
+            codes.append(code_of(value, state.attributes))
         except (SetError, ValueError) as error:
             raise TableError(f"A claimed card is not valid: {error}", "bad_claim") from None
-        if card_of(texts[-1], state["attributes"]).attributes != state["attributes"]:
-            raise TableError(
-                f"{value!r} is not a {state['attributes']}-attribute card.", "bad_claim"
-            )
-    if len(set(texts)) != 3:
+    if len(set(codes)) != 3:
         raise TableError("A claim names three different cards.", "bad_claim")
-    return texts
+    return tuple(codes)
 
 
-def _check_on_board(state: dict, cards: list[str]) -> None:
+def _check_on_board(state: ClassicState, cards: tuple[int, ...]) -> None:
     """Refuse a claim for cards not on the board: taken by a set a moment ago, or never dealt."""
-    board = set(state["board"])
-    missing = [text for text in cards if text not in board]
+    missing = [card for card in cards if card not in state.board]
     if not missing:
         return
-    taken = set(state["taken"])
-    if all(text in taken for text in missing):
+    if all(card in state.taken for card in missing):
         raise TableError(JUST_TAKEN, "just_taken")
     raise TableError("Those cards are not on the board.", "not_on_board")
 
 
-def _claim(state: dict, player: str, cards: list[str], now_ms: int, outcome: dict) -> None:
+def _claim(
+    state: ClassicState, player: str, cards: tuple[int, ...], now_ms: int, outcome: dict
+) -> ClassicState:
     """Judge a claim of cards on the board: score and replace a set, lock out a wrong claim."""
-    positions = [state["board"].index(text) for text in cards]
-    outcome.update(cards=cards, positions=positions)
-    if not is_set_of(cards, state["attributes"]):
-        tally(state, player, "wrong")
-        state["locked"].append(player)
-        released = set(state["locked"]) >= set(state["players"])
-        if released:
-            state["locked"] = []
+    positions = [state.board.index(card) for card in cards]
+    outcome.update(cards=texts_of(cards, state.attributes), positions=positions)
+    if not is_set(cards, state.attributes):
+        state = tally(state, player, wrong=1)
+        locked = (*state.locked, player)
+        released = set(locked) >= set(state.players)
+        state = replace(state, locked=() if released else locked)
         outcome.update(
             claim="not_set", points=0, hinted=False, locked_out=not released, released=released
         )
-        outcome["score"] = state["scores"][player]
-        return
+        outcome["score"] = state.scores[player]
+        return state
     hinted = was_hinted(state, player, cards)
-    state["scores"][player] += 1
-    tally(state, player, "set", hinted=hinted)
-    state["taken"].extend(cards)
-    state["locked"] = []
-    forget_cards(state, cards)
-    if len(state["board"]) <= state["board_size"] and state["deck"]:
-        for position in positions:
-            state["board"][position] = state["deck"].pop(0)
+    state = tally(state, player, sets=1, hinted=hinted)
+    state = replace(
+        state,
+        scores=with_entry(state.scores, player, state.scores[player] + 1),
+        taken=state.taken + cards,
+        locked=(),
+    )
+    state = forget_cards(state, cards)
+    if len(state.board) <= state.board_size and state.deck:
+        board = list(state.board)
+        for position, card in zip(positions, state.deck, strict=False):
+            board[position] = card
+        state = replace(state, board=tuple(board), deck=state.deck[len(positions) :])
         outcome["board"] = "replaced"
     else:
         gone = set(positions)
-        state["board"] = [text for i, text in enumerate(state["board"]) if i not in gone]
+        board = tuple(card for i, card in enumerate(state.board) if i not in gone)
+        state = replace(state, board=board)
         outcome["board"] = "removed"
-    dealt = _deal_while_no_set(state)
-    _end_if_done(state, now_ms)
-    outcome.update(claim="set", points=1, hinted=hinted, dealt=dealt, score=state["scores"][player])
+    state, dealt = _deal_while_no_set(state)
+    state = _end_if_done(state, now_ms)
+    outcome.update(claim="set", points=1, hinted=hinted, dealt=dealt, score=state.scores[player])
+    return state

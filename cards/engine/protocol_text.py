@@ -1,7 +1,7 @@
 """The plain-text protocol of the Set table: BOARD and SCORES replies, and parsing request paths.
 
 Byte for byte as ``specs/set-table-protocol.md`` §2, §3, §5 and §10 say, for a "declare" table
-state (`cards.engine.table.DeclareRules`). The platform's protocol views do three things:
+state (`cards.engine.table.DeclareState`). The platform's protocol views do three things:
 
 1. ``table_id, route = split_table(path)`` - which table the path addresses (None: the default
    table) and the route part; a bad ``/tables/<id>`` raises `ProtocolError` with "There is no
@@ -33,7 +33,9 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from cards.engine.errors import SetError
-from cards.engine.table import BAD_NAME, BAD_PICK
+from cards.engine.table.base import BAD_NAME, BAD_PICK
+from cards.engine.table.codes import texts
+from cards.engine.table.state import DeclareState, TableState
 
 __all__ = [
     "BAD_NAME",
@@ -185,7 +187,7 @@ def parse_request(path: str, *, decoded: bool = False) -> Request:
     return parse_route(route, table_id)
 
 
-def board_text(state: dict, player: str | None) -> str:
+def board_text(state: DeclareState, player: str | None) -> str:
     """Draw the BOARD reply of a declare table for ``player`` (§3), ``\\n`` line endings.
 
     Due deadlines must have been applied to ``state`` (the platform ticks before replying).
@@ -209,31 +211,36 @@ def board_text(state: dict, player: str | None) -> str:
     up TWO/GREEN/SOLID/SQUIGGLE
     up ONE/RED/OPEN/SQUIGGLE
     """
-    board = state["board"]
+    board = state.board
     cols = len(board[0]) if board else 0
-    declarer = state["declarer"]
-    mine = player is not None and declarer == player
-    if declarer is None:
+    declaring = state.declaring
+    mine = declaring is not None and player is not None and declaring.declarer == player
+    if declaring is None:
         declare = "none"
     else:
-        declare = f"{'my' if mine else 'up'} {state['deadline']}"
-    picks = {(r, c) for r, c in state["picks"]} if mine else set()
+        declare = f"{'my' if mine else 'up'} {declaring.deadline}"
+    picks = set(declaring.picks) if mine else set()
+    text = texts(state.attributes)
     lines = [f"{len(board)}x{cols}", declare]
     for r, row in enumerate(board):
-        for c, text in enumerate(row):
-            lines.append(f"{'my' if (r, c) in picks else 'up'} {text}")
+        for c, card in enumerate(row):
+            lines.append(f"{'my' if (r, c) in picks else 'up'} {text[card]}")
     return "".join(line + "\n" for line in lines)
 
 
-def scores_text(state: dict) -> str:
+def scores_text(state: TableState) -> str:
     """Draw the SCORES reply (§3): one ``name score vote`` line per player, sorted by name.
 
-    >>> print(scores_text({"scores": {"bob": 0, "alice": 5}, "votes": ["alice"]}), end="")
-    alice 5 add
+    >>> from cards.engine.table import DeclareRules
+    >>> state = DeclareRules.new_state(seed=1)
+    >>> for name, action in (("bob", "look"), ("alice", "add")):
+    ...     state = DeclareRules.apply(state, name, {"type": action}, 0).state
+    >>> print(scores_text(state), end="")
+    alice 0 add
     bob 0 none
     """
-    votes = set(state.get("votes", ()))
+    votes = set(state.votes) if isinstance(state, DeclareState) else set()
     return "".join(
         f"{name} {score} {'add' if name in votes else 'none'}\n"
-        for name, score in sorted(state["scores"].items())
+        for name, score in sorted(state.scores.items())
     )

@@ -23,7 +23,7 @@ from cards.engine.protocol_text import (
     scores_text,
     split_table,
 )
-from cards.engine.table import DeclareRules
+from cards.engine.table import DeclareRules, DeclareState
 
 T = 1_700_000_000_000
 
@@ -172,7 +172,7 @@ def test_error_text_ends_with_a_newline():
 # --- BOARD and SCORES -----------------------------------------------------------------------------
 
 
-def table(**options) -> dict:
+def table(**options) -> DeclareState:
     return DeclareRules.new_state(options=options, seed=5, now_ms=T)
 
 
@@ -186,7 +186,7 @@ def test_board_text_shape_and_line_endings():
     lines = text.split("\n")
     assert text.endswith("\n") and "\r" not in text
     assert lines[0] == "3x4" and lines[1] == "none"
-    assert lines[2:-1] == ["up " + card for row in state["board"] for card in row]
+    assert lines[2:-1] == ["up " + card for row in state.to_json()["board"] for card in row]
     assert len(lines) == 2 + 12 + 1
 
 

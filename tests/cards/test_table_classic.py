@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import itertools
 import json
 
@@ -12,7 +11,7 @@ from cards.engine.card import parse_card
 from cards.engine.classic import ClassicRules
 from cards.engine.deck import new_deck
 from cards.engine.rules import find_set, is_set
-from cards.engine.table import Result, TableError
+from cards.engine.table import ClassicState, Result, TableError, TableState
 
 R = ClassicRules
 T = 1_700_000_000_000
@@ -60,6 +59,11 @@ def deck_starting(first, attributes: int = 4) -> list[str]:
     return list(first) + [t for t in texts(attributes) if t not in set(first)]
 
 
+def js(state: ClassicState) -> dict:
+    """Return the state's stored (JSON) form: what the platform keeps, and what these tests read."""
+    return state.to_json()
+
+
 def new(deck=None, **options) -> dict:
     if deck is not None:
         options["deck"] = deck
@@ -67,18 +71,18 @@ def new(deck=None, **options) -> dict:
 
 
 def do(state: dict, player: str, kind: str, now: int = T, **fields) -> Result:
-    before = copy.deepcopy(state)
+    before = js(state)
     result = R.apply(state, player, {"type": kind, **fields}, now)
-    assert state == before
-    assert json.loads(json.dumps(result.state)) == result.state
+    assert js(state) == before
+    assert TableState.from_json(json.loads(json.dumps(js(result.state)))) == result.state
     return result
 
 
 def refused(state: dict, player: str, kind: str, **fields) -> TableError:
-    before = copy.deepcopy(state)
+    before = js(state)
     with pytest.raises(TableError) as caught:
         R.apply(state, player, {"type": kind, **fields}, T + 1)
-    assert state == before
+    assert js(state) == before
     return caught.value
 
 
@@ -94,18 +98,16 @@ def seated(state: dict, *names: str) -> dict:
 @pytest.mark.parametrize("attributes, size, board", [(3, 27, 9), (4, 81, 12), (5, 243, 15)])
 def test_a_fresh_table_deals_the_standard_board_of_the_whole_deck(attributes, size, board):
     state = R.new_state(options={"attributes": attributes}, seed=3, now_ms=T)
-    assert len(state["board"]) >= board and len(state["board"]) % 3 == 0
-    assert has_set(state["board"], attributes)
-    assert sorted(state["board"] + state["deck"]) == sorted(texts(attributes))
+    assert len(js(state)["board"]) >= board and len(js(state)["board"]) % 3 == 0
+    assert has_set(js(state)["board"], attributes)
+    assert sorted(js(state)["board"] + js(state)["deck"]) == sorted(texts(attributes))
     assert state == R.new_state(options={"attributes": attributes}, seed=3, now_ms=T)
-    assert (
-        state["board"] != R.new_state(options={"attributes": attributes}, seed=4, now_ms=T)["board"]
-    )
+    assert state.board != R.new_state(options={"attributes": attributes}, seed=4, now_ms=T).board
 
 
 def test_the_default_is_four_attributes_and_twelve_cards():
     state = R.new_state(options={}, seed=0, now_ms=T)
-    assert state["attributes"] == 4 and state["board_size"] == 12
+    assert js(state)["attributes"] == 4 and js(state)["board_size"] == 12
 
 
 @pytest.mark.parametrize(
@@ -132,7 +134,7 @@ def test_a_board_without_a_set_gets_three_more_cards_until_it_has_one():
     cap = no_set_cards(16)
     state = new(deck_starting(cap))
     # 12 and 15 cards hold no set: deal on until the board holds one (18 cards or more).
-    board = state["board"]
+    board = js(state)["board"]
     assert len(board) >= 18 and board[:16] == cap
     assert has_set(board) and not has_set(board[:-3])
 
@@ -143,15 +145,15 @@ def test_a_board_without_a_set_gets_three_more_cards_until_it_has_one():
 def test_join_seats_a_player_once():
     first = do(new(), "alice", "join")
     assert first.event and first.outcome["joined"] is True
-    assert first.state["scores"] == {"alice": 0}
+    assert js(first.state)["scores"] == {"alice": 0}
     again = do(first.state, "alice", "join", T + 5)
     assert not again.event and again.outcome["joined"] is False
-    assert again.state["last_seen"]["alice"] == T + 5
+    assert js(again.state)["last_seen"]["alice"] == T + 5
 
 
 def test_claims_and_hints_need_a_seat_and_look_does_not_seat():
     state = new()
-    assert refused(state, "bob", "claim", cards=a_set(state["board"])).code == "not_seated"
+    assert refused(state, "bob", "claim", cards=a_set(js(state)["board"])).code == "not_seated"
     assert refused(state, "bob", "hint").code == "not_seated"
     look = do(state, "bob", "look")
     assert look.state == state and not look.event
@@ -168,26 +170,26 @@ def test_bad_names_and_actions_are_refused():
 
 def test_a_set_scores_one_and_is_replaced_in_place_in_claim_order():
     state = seated(new(), "alice")
-    trio = a_set(state["board"])
-    positions = [state["board"].index(t) for t in trio]
+    trio = a_set(js(state)["board"])
+    positions = [js(state)["board"].index(t) for t in trio]
     result = do(state, "alice", "claim", T + 10, cards=trio)
     assert result.event
     out = result.outcome
     assert (out["claim"], out["points"], out["score"], out["board"]) == ("set", 1, 1, "replaced")
     assert out["cards"] == trio and out["positions"] == positions
-    assert result.state["scores"] == {"alice": 1}
-    deck = state["deck"]
-    board = result.state["board"]
+    assert js(result.state)["scores"] == {"alice": 1}
+    deck = js(state)["deck"]
+    board = js(result.state)["board"]
     if out["dealt"] == 0:
         assert [board[p] for p in positions] == deck[:3]
         assert len(board) == 12
-    assert result.state["taken"] == trio
-    assert result.state["tally"]["alice"]["sets"] == 1
+    assert js(result.state)["taken"] == trio
+    assert js(result.state)["tally"]["alice"]["sets"] == 1
 
 
 def test_claims_accept_digit_strings_and_store_card_text():
     state = seated(new(), "alice")
-    trio = a_set(state["board"])
+    trio = a_set(js(state)["board"])
     digits = [parse_card(t, 4).digits for t in trio]
     result = do(state, "alice", "claim", cards=digits)
     assert result.outcome["cards"] == trio
@@ -204,64 +206,70 @@ def test_malformed_claims_are_refused(cards):
 
 def test_a_claim_of_cards_still_in_the_deck_is_not_on_the_board():
     state = seated(new(), "alice")
-    error = refused(state, "alice", "claim", cards=state["deck"][:3])
+    error = refused(state, "alice", "claim", cards=js(state)["deck"][:3])
     assert error.code == "not_on_board"
 
 
 def test_a_claim_that_loses_the_race_for_its_cards_is_just_taken():
     state = seated(new(), "alice", "bob")
-    trio = a_set(state["board"])
+    trio = a_set(js(state)["board"])
     after = do(state, "alice", "claim", T + 10, cards=trio).state
     error = refused(after, "bob", "claim", cards=trio)
     assert error.code == "just_taken" and str(error) == "Those cards were just taken."
     # Overlapping: one card gone, two still there (maybe) - still just taken, bob not locked out.
-    overlap = [trio[0]] + [t for t in after["board"] if t not in trio][:2]
+    overlap = [trio[0]] + [t for t in js(after)["board"] if t not in trio][:2]
     assert refused(after, "bob", "claim", cards=overlap).code == "just_taken"
-    assert after["locked"] == []
+    assert js(after)["locked"] == []
 
 
 def test_a_wrong_claim_locks_the_player_out_until_another_finds_a_set():
     state = seated(new(), "alice", "bob", "carol")
     wrong = next(
-        list(trio) for trio in itertools.combinations(state["board"], 3) if not text_is_set(trio)
+        list(trio)
+        for trio in itertools.combinations(js(state)["board"], 3)
+        if not text_is_set(trio)
     )
     result = do(state, "alice", "claim", T + 10, cards=wrong)
     assert result.event and result.outcome["claim"] == "not_set"
     assert result.outcome["locked_out"] is True
-    assert result.state["board"] == state["board"] and result.state["scores"]["alice"] == 0
-    assert result.state["locked"] == ["alice"]
+    assert (
+        js(result.state)["board"] == js(state)["board"] and js(result.state)["scores"]["alice"] == 0
+    )
+    assert js(result.state)["locked"] == ["alice"]
     assert R.view(result.state, "alice", T)["locked_out"] is True
     assert R.view(result.state, "bob", T)["locked"] == ["alice"]
     locked = result.state
-    assert refused(locked, "alice", "claim", cards=a_set(locked["board"])).code == "locked_out"
-    freed = do(locked, "bob", "claim", T + 20, cards=a_set(locked["board"])).state
-    assert freed["locked"] == []
-    again = do(freed, "alice", "claim", T + 30, cards=a_set(freed["board"]))
+    assert refused(locked, "alice", "claim", cards=a_set(js(locked)["board"])).code == "locked_out"
+    freed = do(locked, "bob", "claim", T + 20, cards=a_set(js(locked)["board"])).state
+    assert js(freed)["locked"] == []
+    again = do(freed, "alice", "claim", T + 30, cards=a_set(js(freed)["board"]))
     assert again.outcome["claim"] == "set"
 
 
 def test_when_everyone_is_locked_out_the_lockouts_are_lifted():
     state = seated(new(), "alice", "bob")
     wrong = next(
-        list(trio) for trio in itertools.combinations(state["board"], 3) if not text_is_set(trio)
+        list(trio)
+        for trio in itertools.combinations(js(state)["board"], 3)
+        if not text_is_set(trio)
     )
     state = do(state, "alice", "claim", cards=wrong).state
     result = do(state, "bob", "claim", cards=wrong)
-    assert result.outcome["released"] is True and result.state["locked"] == []
+    assert result.outcome["released"] is True and js(result.state)["locked"] == []
     solo = seated(new(), "alice")
-    assert do(solo, "alice", "claim", cards=wrong).state["locked"] == []
+    assert do(solo, "alice", "claim", cards=wrong).state.locked == ()
 
 
 def test_a_set_from_a_large_board_is_removed_not_replaced():
     cap = no_set_cards(12)
     state = seated(new(deck_starting(cap)), "alice")
-    assert len(state["board"]) > 12
-    trio = a_set(state["board"])
+    assert len(js(state)["board"]) > 12
+    trio = a_set(js(state)["board"])
     result = do(state, "alice", "claim", cards=trio)
     assert result.outcome["board"] == "removed"
-    assert len(result.state["deck"]) == len(state["deck"]) - result.outcome["dealt"]
+    assert len(js(result.state)["deck"]) == len(js(state)["deck"]) - result.outcome["dealt"]
     if result.outcome["dealt"] == 0:
-        assert result.state["board"] == [t for t in state["board"] if t not in trio]
+        assert js(result.state)["board"] == [t for t in js(state)["board"] if t not in trio]
 
 
 def test_a_claim_that_leaves_no_set_deals_more_at_once():
@@ -271,11 +279,11 @@ def test_a_claim_that_leaves_no_set_deals_more_at_once():
     follow = no_set_cards(3, start=s + cap)  # the replacements keep the board without a set
     deck = deck_starting(s + cap + follow)
     state = seated(new(deck), "alice")
-    assert len(state["board"]) == 12
+    assert len(js(state)["board"]) == 12
     result = do(state, "alice", "claim", cards=s)
     assert result.outcome["dealt"] >= 3
-    assert has_set(result.state["board"])
-    assert len(result.state["board"]) == 12 + result.outcome["dealt"]
+    assert has_set(js(result.state)["board"])
+    assert len(js(result.state)["board"]) == 12 + result.outcome["dealt"]
 
 
 # --- the end of the game --------------------------------------------------------------------------
@@ -296,17 +304,17 @@ def two_sets_deck() -> tuple[list[str], list[str], list[str]]:
 def test_the_game_ends_when_the_deck_is_empty_and_no_set_remains_ties_share_the_win():
     deck, first, second = two_sets_deck()
     state = seated(new(deck), "alice", "bob")
-    assert state["deck"] == [] and not state["over"]
+    assert js(state)["deck"] == [] and not js(state)["over"]
     state = do(state, "alice", "claim", T + 10, cards=first).state
-    assert not state["over"] and len(state["board"]) == 9
+    assert not js(state)["over"] and len(js(state)["board"]) == 9
     result = do(state, "bob", "claim", T + 20, cards=second)
     assert result.event and result.outcome["over"] is True
     final = result.state
-    assert R.is_over(final) and final["ended_ms"] == T + 20
+    assert R.is_over(final) and js(final)["ended_ms"] == T + 20
     assert R.result(final)["winners"] == ["alice", "bob"]
     view = R.view(final, None, T + 30)
     assert view["over"] and view["result"]["scores"] == {"alice": 1, "bob": 1}
-    assert refused(final, "alice", "claim", cards=final["board"][:3]).code == "game_over"
+    assert refused(final, "alice", "claim", cards=js(final)["board"][:3]).code == "game_over"
     for kind in ("join", "look", "hint"):
         answer = do(final, "carol", kind)
         assert answer.state == final and not answer.event and answer.outcome["over"]
@@ -326,15 +334,15 @@ def test_a_whole_game_plays_out(attributes):
     state = R.new_state(options={"attributes": attributes}, seed=11, now_ms=T)
     state = seated(state, "alice", "bob")
     turn = 0
-    while not state["over"]:
+    while not js(state)["over"]:
         player = ("alice", "bob")[turn % 2]
-        claim = {"type": "claim", "cards": a_set(state["board"], attributes)}
+        claim = {"type": "claim", "cards": a_set(js(state)["board"], attributes)}
         state = R.apply(state, player, claim, T + turn).state
         turn += 1
-        assert len(state["board"]) % 3 == 0
-    assert sum(state["scores"].values()) == turn
-    assert sorted(state["board"] + state["taken"]) == sorted(texts(attributes))
-    assert not has_set(state["board"], attributes)
+        assert len(js(state)["board"]) % 3 == 0
+    assert sum(js(state)["scores"].values()) == turn
+    assert sorted(js(state)["board"] + js(state)["taken"]) == sorted(texts(attributes))
+    assert not has_set(js(state)["board"], attributes)
 
 
 # --- hints and views ------------------------------------------------------------------------------
@@ -345,16 +353,16 @@ def test_a_hint_shows_one_card_and_marks_the_set():
     result = do(state, "alice", "hint", T + 5)
     assert not result.event
     hint = result.outcome["hint"]
-    assert result.state["board"][hint["position"]] == hint["card"]
+    assert js(result.state)["board"][hint["position"]] == hint["card"]
     assert R.view(result.state, "alice", T)["hint"] == hint
     assert R.view(result.state, "bob", T)["hint"] is None
-    board = result.state["board"]
+    board = js(result.state)["board"]
     trio = next(
         list(t) for t in itertools.combinations(board, 3) if hint["card"] in t and text_is_set(t)
     )
     scored = do(result.state, "alice", "claim", T + 10, cards=trio)
     assert scored.outcome["hinted"] is True
-    assert scored.state["tally"]["alice"]["hinted"] == 1
+    assert js(scored.state)["tally"]["alice"]["hinted"] == 1
     unhinted = do(result.state, "bob", "claim", T + 10, cards=trio)
     assert unhinted.outcome["hinted"] is False
 
@@ -369,11 +377,11 @@ def test_the_view_lays_positions_out_in_columns_of_three():
         (2, 2, 0),
         (3, 0, 1),
     ]
-    assert view["board"][0]["card"] == state["board"][0]
+    assert view["board"][0]["card"] == js(state)["board"][0]
     assert view["deck_left"] == 69 and view["locked"] == [] and view["locked_out"] is False
     assert view["present"] == ["alice"] and R.view(state, "alice", T + 60_000)["away"] == ["alice"]
     text = json.dumps(view)
-    assert not any(f'"{card}"' in text for card in state["deck"])
+    assert not any(f'"{card}"' in text for card in js(state)["deck"])
 
 
 def test_time_never_changes_a_classic_table():
@@ -381,7 +389,7 @@ def test_time_never_changes_a_classic_table():
     assert R.next_deadline(state) is None
     assert R.tick(state, T + 10**9).event is False
     assert R.tick(state, T + 10**9).state == state
-    assert R.touch(state, "alice", T + 50)["last_seen"]["alice"] == T + 50
+    assert R.touch(state, "alice", T + 50).last_seen["alice"] == T + 50
     assert R.touch(state, "zed", T + 50) == state
     assert R.players(seated(state, "bob")) == ["alice", "bob"]
 

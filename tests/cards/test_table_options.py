@@ -35,7 +35,7 @@ def test_a_day_is_accepted():
     state = DeclareRules.new_state(
         options={"declare_ms": MAX_CLOCK_MS, "away_ms": MAX_CLOCK_MS}, seed=0, now_ms=0
     )
-    assert (state["declare_ms"], state["away_ms"]) == (MAX_CLOCK_MS, MAX_CLOCK_MS)
+    assert (state.declare_ms, state.away_ms) == (MAX_CLOCK_MS, MAX_CLOCK_MS)
 
 
 def test_a_huge_number_is_shown_briefly():

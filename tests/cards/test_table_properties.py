@@ -2,8 +2,10 @@
 
 Several players send random actions at random moments; after every step the cards are conserved
 (board + deck + taken = the dealt deck), the board has no holes, scores are never negative and
-equal the history, the state survives JSON unchanged, a refused action leaves its input as it
-was, and an action is a /watch event exactly when it changes what watchers can see.
+equal the history, the state reads back from its JSON form unchanged (and the JSON drawn from
+the state before it, sharing the parts a move kept, is the same as the JSON drawn afresh), a
+refused action leaves its input as it was, and an action is a /watch event exactly when it
+changes what watchers can see.
 """
 
 from __future__ import annotations
@@ -16,7 +18,14 @@ from hypothesis import strategies as st
 from cards.engine.classic import ClassicRules
 from cards.engine.deck import new_deck
 from cards.engine.protocol_text import board_text, scores_text
-from cards.engine.table import DeclareRules, TableError, find_set_in
+from cards.engine.table import (
+    ClassicState,
+    DeclareRules,
+    DeclareState,
+    TableError,
+    TableState,
+)
+from cards.engine.table.codes import set_at, texts_of
 
 T = 1_700_000_000_000
 PLAYERS = ("ann", "bo", "cy", "dee")
@@ -32,20 +41,29 @@ CODES = {
 PROPERTY_SETTINGS = settings(max_examples=50, deadline=None)
 
 
-def a_set_in(texts: list[str], attributes: int) -> list[int] | None:
-    found = find_set_in(texts, attributes)
+def a_set_in(cards, attributes: int) -> list[int] | None:
+    found = set_at(tuple(cards), attributes)
     return None if found is None else list(found)
 
 
-def check_common(state: dict, dealt: list[str], board: list[str]) -> None:
-    assert json.loads(json.dumps(state)) == state
-    assert sorted(board + state["deck"] + state["taken"]) == dealt
-    assert all(isinstance(card, str) and card for card in board)
-    assert all(score >= 0 for score in state["scores"].values())
-    assert set(state["tally"]) <= set(state["players"])
-    assert sorted(state["players"]) == sorted(state["scores"]) == sorted(state["last_seen"])
-    if state["over"]:
-        assert not state["deck"]
+def check_json(state: TableState, before: TableState | None = None) -> None:
+    """The state reads back from JSON as it was; drawn like the state before, the same JSON."""
+    stored = state.to_json()
+    assert TableState.from_json(json.loads(json.dumps(stored))) == state
+    assert json.dumps(TableState.from_json(stored).to_json()) == json.dumps(stored)
+    if before is not None:
+        assert json.dumps(state.to_json(like=(before, before.to_json()))) == json.dumps(stored)
+
+
+def check_common(state: TableState, dealt: list[int], board: tuple[int, ...]) -> None:
+    assert sorted(board + state.deck + state.taken) == dealt
+    assert all(0 <= card < 3**state.attributes for card in board)
+    assert all(score >= 0 for score in state.scores.values())
+    assert set(state.tally) <= set(state.players)
+    assert sorted(state.players) == sorted(state.scores) == sorted(state.last_seen)
+    assert all(state.hinted_cards.values())
+    if state.over:
+        assert not state.deck
 
 
 # --- declare --------------------------------------------------------------------------------------
@@ -81,9 +99,10 @@ declare_steps = st.lists(
 )
 
 
-def declare_observable(state: dict) -> tuple:
+def declare_observable(state: DeclareState) -> tuple:
+    stored = state.to_json()
     return tuple(
-        json.dumps(state[key], sort_keys=True)
+        json.dumps(stored[key], sort_keys=True)
         for key in (
             "board",
             "scores",
@@ -98,21 +117,20 @@ def declare_observable(state: dict) -> tuple:
     )
 
 
-def check_declare(state: dict, dealt: list[str]) -> None:
-    rows = state["board"]
+def check_declare(state: DeclareState, dealt: list[int]) -> None:
+    rows = state.board
     assert len(rows) == 3 and len({len(row) for row in rows}) == 1
-    check_common(state, dealt, [card for row in rows for card in row])
-    assert state["declarer"] not in state["queue"]
-    assert len(set(state["queue"])) == len(state["queue"])
-    assert len(state["picks"]) <= 2
-    assert all(0 <= r < 3 and 0 <= c < len(rows[0]) for r, c in state["picks"])
-    assert set(state["votes"]) <= set(state["players"])
-    assert (state["declarer"] is None) == (state["deadline"] is None)
-    if state["declarer"] is None:
-        assert state["picks"] == [] and state["queue"] == []
-    if state["over"]:
-        assert state["votes"] == [] and state["declarer"] is None
-    for score in state["scores"].values():
+    check_common(state, dealt, state.board_cards)
+    declaring = state.declaring
+    if declaring is not None:
+        assert declaring.declarer not in declaring.queue
+        assert len(set(declaring.queue)) == len(declaring.queue)
+        assert len(declaring.picks) <= 2
+        assert all(0 <= r < 3 and 0 <= c < len(rows[0]) for r, c in declaring.picks)
+    assert set(state.votes) <= set(state.players)
+    if state.over:
+        assert state.votes == () and declaring is None
+    for score in state.scores.values():
         assert score % 5 == 0
 
 
@@ -130,7 +148,8 @@ def test_random_declare_play_keeps_the_invariants(seed, attributes, cut, steps):
         deck = [card.protocol for card in new_deck(attributes, rng=seed)]
         options["deck"] = deck[: 3 * attributes + cut]
     state = R.new_state(options=options, seed=seed, now_ms=T)
-    dealt = sorted([card for row in state["board"] for card in row] + state["deck"])
+    dealt = sorted(state.board_cards + state.deck)
+    check_json(state)
     now = T
     logged: dict[str, int] = {}  # every score change the outcomes report, per player
 
@@ -143,7 +162,8 @@ def test_random_declare_play_keeps_the_invariants(seed, attributes, cut, steps):
 
     for player, kind, row, col, dt in steps:
         now += dt
-        before = json.loads(json.dumps(state))
+        before = state.to_json()
+        declaring = state.declaring
         if kind == "tick":
             result = R.tick(state, now)
         elif kind == "touch":
@@ -151,38 +171,38 @@ def test_random_declare_play_keeps_the_invariants(seed, attributes, cut, steps):
             log(ticked.outcome, player)
             state = R.touch(ticked.state, player, now)
             check_declare(state, dealt)
+            check_json(state, ticked.state)
             continue
         else:
             action: dict = {"type": kind}
             if kind in ("pick", "stray", "bad", "set"):
                 action = {"type": "pick", "row": row, "col": col}
-            if kind == "pick" and state["declarer"] is not None:
-                player = state["declarer"]  # a pick, maybe a deselect, by the declarer
+            if kind == "pick" and declaring is not None:
+                player = declaring.declarer  # a pick, maybe a deselect, by the declarer
             if kind == "bad":
-                action["col"] = -1 if col % 2 else len(state["board"][0]) + col
-            if kind == "set" and state["declarer"] is not None:
-                player = state["declarer"]  # the declarer goes for a set on the board
-                cells = [
-                    [r, c] for r, cards in enumerate(state["board"]) for c in range(len(cards))
-                ]
-                found = a_set_in([state["board"][r][c] for r, c in cells], attributes)
+                action["col"] = -1 if col % 2 else state.cols + col
+            if kind == "set" and declaring is not None:
+                player = declaring.declarer  # the declarer goes for a set on the board
+                found = a_set_in(state.board_cards, attributes)
                 if found is not None:
-                    todo = [cells[i] for i in found if cells[i] not in state["picks"]]
+                    cells = [divmod(i, state.cols) for i in found]
+                    todo = [cell for cell in cells if cell not in declaring.picks]
                     if todo:
                         action["row"], action["col"] = todo[0]
             try:
                 result = R.apply(state, player, action, now)
             except TableError as error:
                 assert error.code in CODES
-                assert state == before
+                assert state.to_json() == before
                 continue
-        assert state == before
-        assert result.event == (declare_observable(before) != declare_observable(result.state))
+        assert state.to_json() == before
+        assert result.event == (declare_observable(state) != declare_observable(result.state))
+        check_json(result.state, state)
         state = result.state
         log(result.outcome, player)
         check_declare(state, dealt)
         # Scores equal what the log says (every change is in some move's outcome).
-        assert {p: s for p, s in state["scores"].items() if s} == {
+        assert {p: s for p, s in state.scores.items() if s} == {
             p: s for p, s in logged.items() if s
         }
         for viewer in (player, None):
@@ -205,26 +225,27 @@ classic_steps = st.lists(
 )
 
 
-def classic_observable(state: dict) -> tuple:
+def classic_observable(state: ClassicState) -> tuple:
+    stored = state.to_json()
     return tuple(
-        json.dumps(state[key], sort_keys=True)
+        json.dumps(stored[key], sort_keys=True)
         for key in ("board", "scores", "players", "locked", "over", "tally")
     )
 
 
-def check_classic(state: dict, dealt: list[str]) -> None:
-    board = state["board"]
+def check_classic(state: ClassicState, dealt: list[int]) -> None:
+    board = state.board
     assert len(board) % 3 == 0
     check_common(state, dealt, board)
-    assert set(state["locked"]) <= set(state["players"])
-    if state["players"]:
-        assert set(state["locked"]) != set(state["players"])
-    if state["deck"]:
-        assert len(board) >= state["board_size"]
-    if not state["over"]:
-        assert a_set_in(board, state["attributes"]) is not None
-    sets = {player: state["tally"].get(player, {}).get("sets", 0) for player in state["players"]}
-    assert sets == state["scores"]
+    assert set(state.locked) <= set(state.players)
+    if state.players:
+        assert set(state.locked) != set(state.players)
+    if state.deck:
+        assert len(board) >= state.board_size
+    if not state.over:
+        assert a_set_in(board, state.attributes) is not None
+    sets = {p: state.tally[p].sets if p in state.tally else 0 for p in state.players}
+    assert sets == state.scores
 
 
 @PROPERTY_SETTINGS
@@ -236,55 +257,55 @@ def check_classic(state: dict, dealt: list[str]) -> None:
 def test_random_classic_play_keeps_the_invariants(seed, attributes, steps):
     R = ClassicRules
     state = R.new_state(options={"attributes": attributes}, seed=seed, now_ms=T)
-    dealt = sorted(state["board"] + state["deck"])
+    dealt = sorted(state.board + state.deck)
+    check_json(state)
     for player in PLAYERS[:2]:
         state = R.apply(state, player, {"type": "join"}, T).state
     now = T
     for player, kind, picks, dt in steps:
         now += dt
-        before = json.loads(json.dumps(state))
-        board = state["board"] or state["taken"]  # a finished 27-card game can end with no board
+        before = state.to_json()
+        board = texts_of(state.board or state.taken, attributes)  # a 27-card game may end bare
         if kind in ("join", "look", "hint"):
             action = {"type": kind}
         elif kind == "set":
-            found = a_set_in(board, attributes) or [0, 1, 2]
+            found = a_set_in(state.board, attributes) or [0, 1, 2]
             action = {"type": "claim", "cards": [board[i % len(board)] for i in found]}
         elif kind == "random":
             action = {"type": "claim", "cards": [board[i % len(board)] for i in picks]}
         else:
-            pool = state["taken"][-3:] + board
+            pool = texts_of(state.taken[-3:], attributes) + board
             action = {"type": "claim", "cards": [pool[i % len(pool)] for i in picks]}
         try:
             result = R.apply(state, player, action, now)
         except TableError as error:
             assert error.code in CODES
-            assert state == before
+            assert state.to_json() == before
             continue
-        assert state == before
-        assert result.event == (classic_observable(before) != classic_observable(result.state))
+        assert state.to_json() == before
+        assert result.event == (classic_observable(state) != classic_observable(result.state))
+        check_json(result.state, state)
         state = result.state
         check_classic(state, dealt)
         assert json.loads(json.dumps(R.view(state, player, now)))
 
 
-def play_declare_to_the_end(seed: int, attributes: int) -> tuple[dict, int]:
+def play_declare_to_the_end(seed: int, attributes: int) -> tuple[DeclareState, int]:
     """Play a whole declare game: one player finds every set, everyone votes when none is left."""
     R = DeclareRules
     state = R.new_state(options={"attributes": attributes}, seed=seed, now_ms=T)
-    dealt = sorted([card for row in state["board"] for card in row] + state["deck"])
+    dealt = sorted(state.board_cards + state.deck)
     now = T
-    while not state["over"]:
+    while not state.over:
         now += 10
-        cells = [[r, c] for r, cards in enumerate(state["board"]) for c in range(len(cards))]
-        found = a_set_in([state["board"][r][c] for r, c in cells], attributes)
+        found = a_set_in(state.board_cards, attributes)
         player = PLAYERS[now // 10 % 3]
         if found is None:
             for voter in PLAYERS[:3]:
                 state = R.apply(state, voter, {"type": "add"}, now).state
             continue
         state = R.apply(state, player, {"type": "declare"}, now).state
-        for i in found:
-            r, c = cells[i]
+        for r, c in [divmod(i, state.cols) for i in found]:
             state = R.apply(state, player, {"type": "pick", "row": r, "col": c}, now).state
         check_declare(state, dealt)
     return state, now
@@ -305,8 +326,8 @@ def play_declare_to_the_end(seed: int, attributes: int) -> tuple[dict, int]:
 def test_a_finished_declare_table_answers_everything_unchanged(seed, attributes, requests):
     R = DeclareRules
     final, now = play_declare_to_the_end(seed, attributes)
-    assert final["deck"] == [] and final["votes"] == [] and final["declarer"] is None
-    cards = [card for row in final["board"] for card in row]
+    assert final.deck == () and final.votes == () and final.declaring is None
+    cards = final.board_cards
     assert a_set_in(cards, attributes) is None
     for player, kind in requests:
         now += 1000

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from cards.engine.protocol_text import board_text, scores_text
-from cards.rules import SetTable
+from cards.engine.table import TableState
+from cards.rules import SetTable, table_state
 from games.replay import next_state
 
 GAMES = sorted((Path(__file__).parent / "set_table_games").glob("*.json"))
@@ -107,7 +108,8 @@ def test_a_stored_game_replays_to_its_snapshot(path):
             seat, seen = after["seat_view"]
             assert digest(rules.view(state, seat, move["at_ms"])) == seen
         if "texts" in after:
-            texts = [board_text(state, p) for p in [None, *players]] + [scores_text(state)]
+            typed = table_state(state)
+            texts = [board_text(typed, p) for p in [None, *players]] + [scores_text(typed)]
             assert digest(texts) == after["texts"]
     assert state == record["state"]
     assert compact(state) == compact(record["state"])  # the same keys in the same order
@@ -133,8 +135,8 @@ def test_a_stored_snapshot_reads_back_and_plays_on(path):
         assert compact(rules.view(stored, viewer or None, end["at_ms"])) == compact(view)
     if "board_text" in end:
         for viewer, text in end["board_text"].items():
-            assert board_text(stored, viewer or None) == text
-        assert scores_text(stored) == end["scores_text"]
+            assert board_text(table_state(stored), viewer or None) == text
+        assert scores_text(table_state(stored)) == end["scores_text"]
     # The next move on the stored snapshot is the same as on a fresh copy of it.
     again = json.loads(json.dumps(stored))
     for name in (*stored["players"][:2], "newcomer"):
@@ -147,3 +149,12 @@ def test_a_stored_snapshot_reads_back_and_plays_on(path):
             second.event,
         )
     assert stored == load(path)["state"]  # never changed in place
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda path: path.stem)
+def test_a_stored_snapshot_is_the_json_form_of_its_typed_state(path):
+    stored = load(path)["state"]
+    state = TableState.from_json(stored)
+    assert state.rules == stored["rules"] and state.over == stored["over"]
+    assert compact(state.to_json()) == compact(stored)  # the same keys, order and texts
+    assert TableState.from_json(state.to_json()) == state

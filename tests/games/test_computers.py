@@ -58,14 +58,13 @@ def test_a_quicker_person_beats_the_computer():
     services.seat_add_computer(game_id=game.pk, speed="slow", now=T)
     person = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"), now=T)
     game.refresh_from_db()
-    board = game.state["board"]
-    from cards.engine.table import find_set_in
+    from cards.engine import find_set, parse_cards
 
-    found = find_set_in(board, 4)
+    found = find_set(parse_cards(game.state["board"]))
     services.move_submit(
         game_id=game.pk,
         seat=person,
-        action={"type": "claim", "cards": [board[i] for i in found]},
+        action={"type": "claim", "cards": [card.protocol for card in found]},
         now=T + 500,
     )
     game.refresh_from_db()

@@ -15,9 +15,9 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.utils import timezone
 
+from cards.engine import count_sets, is_set, parse_cards
 from cards.engine.classic import JUST_TAKEN
 from cards.engine.errors import SetError
-from cards.engine.table import count_sets_in, is_set_of
 from games import planning, realtime, runtime, selectors, services, store
 from games.api import created_answer, join_answer
 from games.errors import GameError
@@ -369,7 +369,7 @@ def test_a_refusal_planned_on_a_stale_cached_head_is_not_returned_once_the_game_
     fresh_set = next(
         cards
         for cards in itertools.combinations(current.state["board"], 3)
-        if is_set_of(list(cards), 4) and set(cards) & set(dealt)
+        if is_set(*parse_cards(cards)) and set(cards) & set(dealt)
     )
     # On the stale board those cards are still in the deck: it would refuse the claim.
     with pytest.raises(GameError, match="not on the board"):
@@ -388,7 +388,7 @@ def test_a_refusal_planned_on_a_stale_cached_head_is_not_returned_once_the_game_
     # An answer that writes nothing (a count no later than ann's join: no presence mark to
     # write) is the current board's too, not that of the game a version before.
     one_behind = selectors.head_of(current)
-    counts = [count_sets_in(h.state["board"], 4) for h in (stored, one_behind)]
+    counts = [count_sets(parse_cards(h.state["board"])) for h in (stored, one_behind)]
     assert counts[0] != counts[1]
     cache_stale(one_behind, stored)
     result = on_loop(move, game.pk, ann.token, {"type": "count"}, T + 1)

@@ -1,0 +1,112 @@
+"""Cards on a table as int codes, and the texts a stored state and a view show for them.
+
+A table keeps its cards as the int codes of `cards.engine.fast` (``int(digits, 3)``), not as
+`Card` objects or texts: the questions a table asks on every move (is there a set on the board,
+how many, are these three a set) are answered by the int-code core without any conversion, a
+code is a small int that Python shares rather than copies, and a tuple of them is cheap to slice
+and compare. Texts appear only at the edges: a stored state and a view name each card by its
+protocol text, through the tables below, built once per deck size.
+
+>>> code_of("TWO/PURPLE/STRIPED/OVAL", 4), text_of(50, 4)
+(50, 'TWO/PURPLE/STRIPED/OVAL')
+>>> board = codes_of(["ONE/RED/SOLID/DIAMOND", "TWO/RED/SOLID/DIAMOND", "ONE/GREEN/OPEN/OVAL",
+...                   "THREE/RED/SOLID/DIAMOND"], 4)
+>>> set_at(board, 4), count_sets(board, 4)
+((0, 1, 3), 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+from typing import Any
+
+from cards.engine.card import all_cards, parse_card
+from cards.engine.fast import count_sets_codes, find_set_codes, tables
+
+__all__ = [
+    "code_of",
+    "codes_of",
+    "count_sets",
+    "described",
+    "is_set",
+    "set_at",
+    "text_of",
+    "texts",
+    "texts_of",
+]
+
+
+@cache
+def texts(attributes: int) -> tuple[str, ...]:
+    """Return every card's protocol text, indexed by code (built once per deck size)."""
+    return tuple(card.protocol for card in all_cards(attributes))
+
+
+@cache
+def _codes(attributes: int) -> dict[str, int]:
+    return {text: code for code, text in enumerate(texts(attributes))}
+
+
+@cache
+def described(attributes: int) -> tuple[dict[str, Any], ...]:
+    """Return each card's description in a view (protocol text, digits, code), by code.
+
+    Every view of every seat describes the same few cards, so each is described once and the
+    dicts are shared: views merge one into a dict of their own (``{**described(a)[code], ...}``)
+    and never change it.
+    """
+    return tuple(
+        {"card": card.protocol, "digits": card.digits, "code": card.code}
+        for card in all_cards(attributes)
+    )
+
+
+def text_of(code: int, attributes: int) -> str:
+    """Return the protocol text of the card ``code``."""
+    return texts(attributes)[code]
+
+
+def texts_of(codes: Iterable[int], attributes: int) -> list[str]:
+    """Return the protocol texts of ``codes``, in order."""
+    return list(map(texts(attributes).__getitem__, codes))
+
+
+def code_of(text: str, attributes: int) -> int:
+    """Return the code of the card a text names: a stored protocol text at once, any other form
+    `parse_card` reads (digits, a phrase, another case) through it; raise `CardError` if none."""
+    code = _codes(attributes).get(text)
+    return parse_card(text, attributes).code if code is None else code
+
+
+def codes_of(given: Iterable[str], attributes: int) -> tuple[int, ...]:
+    """Return the codes of the cards ``given`` names, in order (see `code_of`)."""
+    known = _codes(attributes)
+    try:
+        return tuple(map(known.__getitem__, given))
+    except KeyError:
+        return tuple(code_of(text, attributes) for text in given)
+
+
+def set_at(cards: Sequence[int], attributes: int) -> tuple[int, int, int] | None:
+    """Return the indexes into ``cards`` of one set among them (in increasing order), or None.
+
+    The set is the one `cards.engine.rules.find_set` finds, so hints and computers keep
+    choosing the same set for the same board.
+    """
+    found = find_set_codes(cards, attributes)
+    if found is None:
+        return None
+    return tuple(sorted(map(cards.index, found)))  # type: ignore[return-value]
+
+
+def count_sets(cards: Sequence[int], attributes: int) -> int:
+    """Return how many sets lie among ``cards`` (the "How many sets?" help)."""
+    return count_sets_codes(cards, attributes)
+
+
+def is_set(cards: Sequence[int], attributes: int) -> bool:
+    """Tell whether three distinct cards form a set."""
+    a, b, c = cards
+    t = tables(attributes)
+    return t.third[a * t.size + b] == c

@@ -1,0 +1,389 @@
+"""What both rule sets of the Set table do alike: options, actions, presence, hints, tallies.
+
+Every function here is pure: it takes a state (`cards.engine.table.state`) and returns a new one
+(or the same one when nothing changes), so a refused action leaves the table as it was.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
+
+from cards.engine.card import parse_card
+from cards.engine.errors import SetError
+from cards.engine.fast import shuffled_codes
+from cards.engine.table.base import BAD_NAME, TableError
+from cards.engine.table.codes import set_at, text_of, texts_of
+from cards.engine.table.state import (
+    Hint,
+    TableState,
+    Tally,
+    frozen,
+    with_entry,
+    without_entry,
+)
+
+__all__ = [
+    "Result",
+    "TableRules",
+    "active_hint",
+    "check_action",
+    "check_options",
+    "check_player",
+    "clean_deck",
+    "deal_deck",
+    "final_result",
+    "forget_cards",
+    "is_player_name",
+    "is_present",
+    "option_int",
+    "record_hint",
+    "tally",
+    "touch_state",
+    "was_hinted",
+    "winners",
+]
+
+S = TypeVar("S", bound=TableState)
+
+_NAME = re.compile(r"[A-Za-z0-9_]+")
+
+
+@dataclass(frozen=True)
+class Result:
+    """Hold what one action or one tick did.
+
+    ``state`` is the new state (the input is never changed: it is frozen), ``outcome`` tells the
+    acting player what happened, and ``event`` says whether it is a ``/watch`` event (§9):
+    whether watchers should wake. An outcome may change the state without being an event
+    (joining the declare queue, an ignored pick, a presence mark).
+    """
+
+    state: TableState
+    outcome: dict
+    event: bool
+
+
+# --- players, options, actions --------------------------------------------------------------------
+
+
+def is_player_name(name: object) -> bool:
+    """Tell whether ``name`` follows the protocol's player grammar ``[A-Za-z0-9_]+`` (ASCII).
+
+    >>> is_player_name("alice_2"), is_player_name("Zoë"), is_player_name("")
+    (True, False, False)
+    """
+    return isinstance(name, str) and _NAME.fullmatch(name) is not None
+
+
+def check_player(player: object) -> str:
+    """Return ``player`` if it is a valid name; refuse it otherwise (code ``bad_player``)."""
+    if not is_player_name(player):
+        raise TableError(BAD_NAME, "bad_player")
+    return player  # type: ignore[return-value]
+
+
+def deal_deck(options: dict, attributes: int, seed: int, minimum: int) -> list[int]:
+    """Return the table's deck as card codes: the ``deck`` option as given, or shuffled from seed.
+
+    A given deck (tests, the spec's worked example) must name distinct cards of the table's
+    attribute count, hold a multiple of 3 cards (§1) and at least ``minimum`` of them.
+    """
+    if "deck" not in options:
+        return list(shuffled_codes(3**attributes, random.Random(seed)))
+    return [card.code for card in _deck_cards(options["deck"], attributes, minimum)]
+
+
+def clean_deck(given: object, attributes: int, minimum: int) -> list[str]:
+    """Return a given deck as canonical card texts, or raise naming what is wrong with it."""
+    return [card.protocol for card in _deck_cards(given, attributes, minimum)]
+
+
+def _deck_cards(given: object, attributes: int, minimum: int) -> list:
+    if not isinstance(given, list | tuple) or not all(isinstance(item, str) for item in given):
+        raise TableError(
+            "The deck option must be a list of card strings (leave it out to shuffle the deck); "
+            f"got {_shown(given)}.",
+            "bad_option",
+        )
+    if len(given) > 3**attributes:
+        raise TableError(
+            f"The deck option holds {len(given)} cards; a {attributes}-attribute deck has "
+            f"{3**attributes}.",
+            "bad_option",
+        )
+    cards = []
+    for item in given:
+        try:
+            card = parse_card(item, attributes)
+        except (SetError, ValueError) as error:
+            message = f"The deck holds a card that is not valid: {error}"
+            raise TableError(message, "bad_option") from None
+        if card.attributes != attributes:
+            raise TableError(
+                f"The deck holds {_shown(item)}, which is not a {attributes}-attribute card.",
+                "bad_option",
+            )
+        cards.append(card)
+    if len(set(cards)) != len(cards):
+        raise TableError("The deck holds the same card twice.", "bad_option")
+    if len(cards) % 3 or len(cards) < minimum:
+        raise TableError(
+            f"The deck must hold a multiple of 3 cards, at least {minimum}; it holds {len(cards)}.",
+            "bad_option",
+        )
+    return cards
+
+
+def _shown(value: object, limit: int = 60) -> str:
+    """Show a bad option value briefly: a pasted deck or a 4000-digit number stays readable."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def option_int(
+    options: dict,
+    key: str,
+    default: int,
+    allowed: Iterable[int] | None = None,
+    *,
+    maximum: int | None = None,
+) -> int:
+    """Return the integer option ``key`` (``default`` when absent), refusing a bad value.
+
+    Without ``allowed`` the value must be at least 1 and, with ``maximum``, at most that.
+
+    >>> from cards.engine.table.base import MAX_CLOCK_MS
+    >>> option_int({"declare_ms": 2000}, "declare_ms", 5000, maximum=MAX_CLOCK_MS)
+    2000
+    >>> try:
+    ...     option_int({"away_ms": 10**19}, "away_ms", 60000, maximum=MAX_CLOCK_MS)
+    ... except TableError as error:
+    ...     print(error)
+    The away_ms option must be at most 86400000; got 10000000000000000000.
+    """
+    value = options.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TableError(f"The {key} option must be an integer; got {_shown(value)}.", "bad_option")
+    if allowed is not None:
+        allowed = sorted(allowed)
+        if value not in allowed:
+            names = ", ".join(str(a) for a in allowed[:-1]) + f" or {allowed[-1]}"
+            raise TableError(
+                f"The {key} option must be {names}; got {_shown(value)}.", "bad_option"
+            )
+    elif value < 1:
+        raise TableError(f"The {key} option must be positive; got {_shown(value)}.", "bad_option")
+    elif maximum is not None and value > maximum:
+        raise TableError(
+            f"The {key} option must be at most {maximum}; got {_shown(value)}.", "bad_option"
+        )
+    return value
+
+
+def check_options(options: object, known: Iterable[str]) -> dict:
+    """Return ``options`` as a dict after refusing anything that is not a known option."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise TableError("Options must be a mapping of option names to values.", "bad_option")
+    known = tuple(known)
+    unknown = sorted(map(str, set(options) - set(known)))
+    if unknown:
+        raise TableError(
+            f"Unknown option(s): {', '.join(_shown(name, 40) for name in unknown)}; "
+            f"known: {', '.join(known)}.",
+            "bad_option",
+        )
+    return options
+
+
+def check_action(action: object, kinds: Iterable[str]) -> str:
+    """Return the action's type, refusing anything that is not one of ``kinds``."""
+    kinds = tuple(kinds)
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise TableError('An action must be a mapping with a "type".', "bad_action")
+    kind = action["type"]
+    if kind not in kinds:
+        raise TableError(
+            f"Unknown action {kind!r}; this table knows {', '.join(kinds)}.", "bad_action"
+        )
+    return kind
+
+
+# --- players at the table ---------------------------------------------------------------------
+
+
+def seat(state: S, player: str, now_ms: int) -> S:
+    """Return the state with ``player`` seated (if new) and seen at ``now_ms``."""
+    if player in state.scores:
+        if state.last_seen[player] == now_ms:
+            return state
+        return replace(state, last_seen=with_entry(state.last_seen, player, now_ms))
+    return replace(
+        state,
+        players=(*state.players, player),
+        scores=with_entry(state.scores, player, 0),
+        last_seen=with_entry(state.last_seen, player, now_ms),
+    )
+
+
+def is_present(state: TableState, player: str, at_ms: int) -> bool:
+    """Tell whether ``player`` has sent a request within the last ``away_ms`` before ``at_ms``."""
+    return at_ms - state.last_seen[player] < state.away_ms
+
+
+def touch_state(state: S, player: str, now_ms: int) -> S:
+    """Return ``state`` with ``player`` seen at ``now_ms`` (seated players only, never earlier)."""
+    seen = state.last_seen.get(player)
+    if seen is None or seen >= now_ms or state.over:
+        return state
+    return replace(state, last_seen=with_entry(state.last_seen, player, now_ms))
+
+
+def winners(scores: Mapping[str, int]) -> list[str]:
+    """Return every player with the top score, sorted by name (ties share the win).
+
+    >>> winners({"bo": 20, "ann": 20, "cy": 5})
+    ['ann', 'bo']
+    """
+    if not scores:
+        return []
+    best = max(scores.values())
+    return sorted(name for name, score in scores.items() if score == best)
+
+
+def tally(
+    state: S, player: str, *, sets: int = 0, wrong: int = 0, timeouts: int = 0, hinted: bool = False
+) -> S:
+    """Return the state with a set, a wrong pick or claim, or a timeout counted for ``player``."""
+    counts = state.tally.get(player, _NO_TALLY).add(
+        sets=sets, wrong=wrong, timeouts=timeouts, hinted=int(hinted)
+    )
+    return replace(state, tally=with_entry(state.tally, player, counts))
+
+
+_NO_TALLY = Tally()
+
+
+def final_result(state: TableState) -> dict:
+    """Summarise a finished game: winners, scores, sets found and hinted sets per player."""
+    counts = state.tally
+    sets = {player: counts.get(player, _NO_TALLY).sets for player in state.players}
+    hinted = {player: counts.get(player, _NO_TALLY).hinted for player in state.players}
+    return {
+        "winners": winners(state.scores),
+        "scores": dict(state.scores),
+        "sets": sets,
+        "hinted": hinted,
+        "ended_ms": state.ended_ms,
+    }
+
+
+# --- hints ------------------------------------------------------------------------------------
+
+
+def record_hint(
+    state: S, player: str, cards: Sequence[int], positions: Sequence[Any]
+) -> tuple[S, dict]:
+    """Show ``player`` one card of a set among ``cards``; return the new state and the outcome.
+
+    ``positions[i]`` is how the view addresses ``cards[i]``. A still-valid earlier hint is shown
+    again, so asking twice does not reveal a second set.
+    """
+    attributes = state.attributes
+    active = state.hints.get(player)
+    if active is not None and all(card in cards for card in active.set):
+        card = active.card
+    else:
+        found = set_at(cards, attributes)
+        if found is None:
+            new = replace(state, hints=without_entry(state.hints, player))
+            return (state if new.hints is state.hints else new), {
+                "hint": None,
+                "message": "There is no set on the board.",
+            }
+        found_set = tuple(cards[i] for i in found)
+        card = found_set[0]
+        shown = state.hinted_cards.get(player, ())
+        state = replace(
+            state,
+            hints=with_entry(state.hints, player, Hint(card, found_set)),  # type: ignore[arg-type]
+            hinted_cards=(
+                state.hinted_cards
+                if card in shown
+                else with_entry(state.hinted_cards, player, (*shown, card))
+            ),
+        )
+    text = text_of(card, attributes)
+    return state, {
+        "hint": {"card": text, "position": positions[cards.index(card)]},
+        "message": f"One card of a set on the board: {text}.",
+    }
+
+
+def active_hint(
+    state: TableState, player: str | None, cards: Sequence[int], positions: Sequence[Any]
+) -> dict | None:
+    """Return the viewer's hint while its whole set is still on the board, else None."""
+    if player is None:
+        return None
+    hint = state.hints.get(player)
+    if hint is None or not all(card in cards for card in hint.set):
+        return None
+    return {
+        "card": text_of(hint.card, state.attributes),
+        "position": positions[cards.index(hint.card)],
+    }
+
+
+def forget_cards(state: S, removed: Iterable[int]) -> S:
+    """Return the state without hints about cards that left the board: they never come back."""
+    gone = set(removed)
+    hints = state.hints
+    if any(gone.intersection(hint.set) for hint in hints.values()):
+        hints = frozen((p, hint) for p, hint in hints.items() if not gone.intersection(hint.set))
+    hinted_cards = state.hinted_cards
+    if any(gone.intersection(cards) for cards in hinted_cards.values()):
+        kept = ((p, tuple(c for c in cards if c not in gone)) for p, cards in hinted_cards.items())
+        hinted_cards = frozen((p, cards) for p, cards in kept if cards)
+    if hints is state.hints and hinted_cards is state.hinted_cards:
+        return state
+    return replace(state, hints=hints, hinted_cards=hinted_cards)
+
+
+def was_hinted(state: TableState, player: str, cards: Iterable[int]) -> bool:
+    """Tell whether ``player`` was shown any of ``cards`` in a hint."""
+    return not set(state.hinted_cards.get(player, ())).isdisjoint(cards)
+
+
+def card_texts(state: TableState, cards: Iterable[int]) -> list[str]:
+    """Return the protocol texts of ``cards`` (outcomes name cards as the JSON form does)."""
+    return texts_of(cards, state.attributes)
+
+
+class TableRules:
+    """What both rule sets read the same way from a table state."""
+
+    @staticmethod
+    def is_over(state: TableState) -> bool:
+        """Tell whether the game has ended."""
+        return state.over
+
+    @staticmethod
+    def scores(state: TableState) -> dict[str, int]:
+        """Return every player's score (name -> score)."""
+        return dict(state.scores)
+
+    @staticmethod
+    def players(state: TableState) -> list[str]:
+        """Return the players in join order."""
+        return list(state.players)
+
+    @staticmethod
+    def result(state: TableState) -> dict | None:
+        """Return the final result (winners, scores, sets, hinted sets) once over, else None."""
+        return final_result(state) if state.over else None
