@@ -12,4 +12,9 @@ class CardsConfig(AppConfig):
         # Each kind registers itself with the platform's rules registry, and the documented
         # body of its create request with the games API.
         from cards import rules, serializers  # noqa: F401
+        from cards.pages import replay_config
         from cards.setwar import rules as setwar_rules  # noqa: F401
+        from games.pages import register_page_config
+
+        # A replay draws and names the cards from the server's words for the table's deck.
+        register_page_config("set", replay_config)

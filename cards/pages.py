@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from cards.engine.card import deck_table
 from cards.engine.deck import new_deck
 from games import limits, services
 from games.auth import session_player, session_player_save
@@ -168,8 +169,14 @@ def table_create(request):
 def _table_context(request, game: Game, *, solitaire: bool = False) -> dict:
     context = live_page_context(request, game)
     game = context["game"]
+    view = context["view"]
     context["config"].update(
-        rules=context["view"].get("rules"), solitaire=solitaire, started_ms=game.created_ms
+        rules=view.get("rules"),
+        solitaire=solitaire,
+        started_ms=game.created_ms,
+        # The page draws and names cards from these and presses the keys the help shows.
+        deck=deck_table(view.get("attributes", 4)),
+        keys=BOARD_KEYS,
     )
     return {
         **context,
@@ -180,6 +187,14 @@ def _table_context(request, game: Game, *, solitaire: bool = False) -> dict:
 
 
 KEY_ROWS = ["1 2 3 4 5 6 7 8 9 0", "q w e r t y u i o p", "a s d f g h j k l", "z x c v b n m"]
+# The key of each card, column by column (three a column): the page presses what the help shows.
+BOARD_KEYS = [key for row in KEY_ROWS for key in row.split()]
+
+
+def replay_config(options: dict) -> dict:
+    """What a Set replay page needs beyond the views: the words and drawings of its deck."""
+    attributes = options.get("attributes")
+    return {"deck": deck_table(attributes if attributes in (3, 4, 5) else 4)}
 
 
 @require_GET

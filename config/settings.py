@@ -214,10 +214,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "DEFAULT_RENDERER_CLASSES": [
-        "rest_framework.renderers.JSONRenderer",
-        "rest_framework.renderers.BrowsableAPIRenderer",
-    ],
+    # JSON only: the API's pages for a person are Swagger UI (/api/docs/). DRF's browsable pages
+    # carry inline styles and scripts, which the site's CSP refuses.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "EXCEPTION_HANDLER": "games.errors.api_exception_handler",
     "UNAUTHENTICATED_USER": None,
 }

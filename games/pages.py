@@ -14,6 +14,7 @@ when it was sent from a table page, the message is shown there after a redirect.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from django.http import Http404
 from django.middleware.csrf import get_token
@@ -28,6 +29,22 @@ from games.models import Game, Player
 from games.rules import get_rules
 
 # A player's name at a table: letters, digits and underscores (the Set protocol's).
+# What each kind adds to its pages' script config (the words and drawings of its cards...),
+# registered by the kind's app when Django is ready: the platform knows no game's shapes.
+_PAGE_CONFIG: dict[str, Callable[[dict], dict]] = {}
+
+
+def register_page_config(kind: str, build: Callable[[dict], dict]) -> None:
+    """Let ``kind``'s pages get ``build(options)`` in their script config."""
+    _PAGE_CONFIG[kind] = build
+
+
+def page_config(game: Game) -> dict:
+    """What ``game``'s kind adds to a page's script config (nothing for most kinds)."""
+    build = _PAGE_CONFIG.get(game.kind)
+    return build(game.options) if build else {}
+
+
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_]{1,20}")
 NAME_RULE = "A name is 1 to 20 letters, digits or underscores, with no spaces (like ada_l)."
 
@@ -201,6 +218,7 @@ def replay_page(request, game_id: int):
                 "kind": game.kind,
                 "data_url": reverse("game-replay", args=[game.pk]),
                 "table_url": reverse("game-page", args=[game.pk]),
+                **page_config(game),
             },
         },
     )

@@ -273,9 +273,10 @@ def board_svg(view: dict[str, Any], *, margin: int = 2, min_cells: int = 8) -> s
     names = view.get("names") or []
     for seat in range(1, int(view.get("players") or len(names) or 0) + 1):
         name = names[seat - 1] if seat - 1 < len(names) and names[seat - 1] else "(empty)"
+        # The seat's colour is an SVG fill, not a style attribute (the site's CSP forbids those).
         legend.append(
-            f'<span style="color:{colour(seat)};font-weight:600">&#9632; seat {seat}: '
-            f"{escape(str(name))}</span>"
+            f'<strong><svg width="10" height="10" aria-hidden="true"><rect width="10" height="10" '
+            f'fill="{colour(seat)}"/></svg> seat {seat}: {escape(str(name))}</strong>'
         )
     if legend:
         parts.append(f'<div class="square-legend">{" &nbsp; ".join(legend)}</div>')

@@ -8,6 +8,7 @@ at (phone width 390 px, the dark theme, the color-blind marks).
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import time
 
@@ -30,6 +31,37 @@ class Person:
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", self._console)
+        # The page's game sockets pass through here, so a test can drop one or hold a message.
+        self.sockets: list = []
+        self.sent: list[dict] = []
+        self.drop_states = 0
+        self.page.route_web_socket(re.compile(r"/ws/games/"), self._route)
+
+    def _console(self, message):
+        if message.type == "error" and "Content Security Policy" in message.text:
+            self.errors.append(message.text)
+
+    def _route(self, ws):
+        server = ws.connect_to_server()
+        self.sockets.append(ws)
+
+        def to_server(message):
+            self.sent.append(json.loads(message))
+            server.send(message)
+
+        def to_page(message):
+            if self.drop_states and json.loads(message).get("type") == "state":
+                self.drop_states -= 1
+                return
+            ws.send(message)
+
+        ws.on_message(to_server)
+        server.on_message(to_page)
+
+    def drop_connection(self):
+        """Close the page's live socket as a lost network would."""
+        self.sockets[-1].close(code=4000, reason="dropped by the test")
 
     def goto(self, path: str):
         self.page.goto(self.server.url + path)
@@ -170,7 +202,7 @@ def test_a_wrong_claim_says_so_and_locks_the_player_out(duo):
 
 def test_a_dropped_connection_comes_back_and_catches_up(duo):
     ada, bob, _ = duo
-    bob.page.evaluate("SetTablePage.socket.ws.close()")
+    bob.drop_connection()
     bob.page.wait_for_selector("#connection[data-state=reconnecting]")
     triple = a_set(ada.cards())
     ada.click_cards(triple)  # while Bob is away; it also lifts his lockout
@@ -179,6 +211,21 @@ def test_a_dropped_connection_comes_back_and_catches_up(duo):
     bob.page.wait_for_selector("#scores li[data-player=ada] .score-value:text-is('2')")
     assert not set(triple) & set(bob.cards())
     assert "locked out" not in bob.page.inner_text("#turn")
+
+
+def test_a_lost_state_leaves_a_version_gap_and_the_page_asks_for_it_again(duo):
+    _, bob, _ = duo
+    bob.wait_live()
+    before = bob.page.inner_text("#scores li[data-player=bob] .score-value")
+    bob.sent.clear()
+    bob.drop_states = 1  # the state of Bob's own set never reaches his page
+    triple = a_set(bob.cards())
+    bob.click_cards(triple)
+    bob.page.wait_for_selector(
+        f"#scores li[data-player=bob] .score-value:text-is('{int(before) + 1}')"
+    )
+    assert {"type": "sync"} in bob.sent  # the result named a version no state had shown
+    assert not set(triple) & set(bob.cards())
 
 
 def test_the_phone_layout_fits_390_pixels_in_the_dark_with_color_blind_marks(duo):

@@ -216,7 +216,10 @@ def test_a_watcher_sees_the_table_with_its_live_view(client):
     html = response.content.decode()
     assert "Choose a name to join" in html
     assert f"/play/{game.pk}/?join=1" in html  # the share link
-    assert "setcards.js" in html and "table.js" in html
+    assert '<script type="module" src="/static/js/pages/table.js">' in html
+    # The page draws and names cards, and presses keys, from the server's words.
+    assert config["deck"]["ONE/RED/SOLID/DIAMOND"] == ["0000", "one red solid diamond"]
+    assert config["keys"][:5] == ["1", "2", "3", "4", "5"] and len(config["deck"]) == 81
 
 
 def test_the_share_link_joins_once_the_visitor_has_a_name(client):

@@ -549,10 +549,11 @@ def test_the_play_page_of_another_kind_or_no_game(client):
     assert client.get("/square/999999/").status_code == 404
 
 
-def test_the_replay_page_loads_the_square_renderer(client):
+def test_the_replay_page_loads_its_one_module(client):
     game = services.game_create(kind="square", options={"players": 2})
     page = client.get(f"/games/{game.pk}/replay/").content.decode()
-    assert "js/square.js" in page
+    assert '<script type="module" src="/static/js/pages/replay.js">' in page
+    assert page.count("<script") == 3  # the site's module, the replay's, and its config (JSON)
     steps = client.get(f"/api/games/{game.pk}/replay").json()["steps"]
     assert steps[0]["view"]["kind"] == "square"
 

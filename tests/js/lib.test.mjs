@@ -99,3 +99,40 @@ test("board keys number the cards column by column, from the server's key list",
   assert.equal(declared[3].picked, true);
   assert.equal(cells({board: [{card: "a"}]}, []).at(0).key, "");
 });
+
+test("other players' news: sets found, points lost on declare tables, and who joined", async () => {
+  const {tellOthers} = await import("../../static/js/set/news.js");
+  const before = {you: "ann", scores: {ann: 0, bob: 10, cy: 5}};
+  const after = {you: "ann", scores: {ann: 10, bob: 5, cy: 15, dee: 0}};
+  assert.deepEqual(tellOthers(before, after, {classic: false}), [
+    "bob lost 5 points.",
+    "cy found a set.",
+    "dee joined.",
+  ]);
+  assert.deepEqual(tellOthers(before, after, {classic: true}), ["cy found a set.", "dee joined."]);
+});
+
+test("a replay says each step in words, naming cards by the server's phrases", async () => {
+  const {describeAction, describeOutcome, nextCards} = await import(
+    "../../static/js/replay/describe.js"
+  );
+  const phrase = (text) => `<${text}>`;
+  const claim = {actor: "ann", action: {type: "claim", cards: ["A", "B", "C"]}};
+  assert.equal(describeAction(claim, "set", phrase), "ann claims <A>, <B>, <C>.");
+  assert.equal(describeAction({action: {type: "start"}}, "square", phrase), "The board is empty.");
+  assert.equal(
+    describeAction({actor: "bo", action: {type: "pick", row: 0, col: 2}}, "set", phrase),
+    "bo picks row 1, column 3.",
+  );
+  const outcome = {outcome: {claim: "set", points: 1, hinted: true, count: 1, dealt: 3, over: true}};
+  assert.equal(
+    describeOutcome(outcome, phrase),
+    "a set! +1 (hinted); 1 set; 3 more cards dealt; game over",
+  );
+  const timeout = {outcome: {expired: [{kind: "timeout", player: "bo", delta: -5}], pick: "not_set", points: -5}};
+  assert.equal(describeOutcome(timeout, phrase), "bo ran out of time (-5); not a set (-5)");
+  const board = [[{card: "A"}, {card: "B"}], [{card: "C"}, {card: "D"}], [{card: "E"}, {card: "F"}]];
+  const steps = [{view: {board}}, {action: {type: "pick", row: 1, col: 1}}];
+  assert.deepEqual(nextCards(steps, 0), ["D"]);
+  assert.deepEqual(nextCards(steps, 1), []);
+});

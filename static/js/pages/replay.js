@@ -1,0 +1,129 @@
+/* The replay page: step through a game's moves with the board as it was after each one.
+ *
+ * Data: GET /api/games/<id>/replay -> {"game": summary, "steps": [{seq, actor, action, outcome,
+ * at_ms, view}...]}, step 0 being the deal. Set views are drawn as cards, Square Game views as
+ * their board; other kinds show their view as JSON.
+ */
+
+import {request} from "../lib/api.js";
+import {onLayoutChange, render} from "../lib/board.js";
+import {deck} from "../lib/cards.js";
+import {clock} from "../lib/format.js";
+import {renderScores} from "../lib/scores.js";
+import {describeAction, describeOutcome, nextCards} from "../replay/describe.js";
+import {renderReplayBoard} from "../square/board.js";
+
+const root = document.getElementById("replay-root");
+const cfg = JSON.parse(document.getElementById("replay-config").textContent);
+const card = deck(cfg.deck);
+const phrase = (text) => card(text).phrase;
+let steps = [];
+let index = 0;
+const $ = (id) => document.getElementById(id);
+const el = {
+  board: $("replay-board"),
+  json: $("replay-json"),
+  move: $("step-move"),
+  label: $("step-label"),
+  slider: $("step-slider"),
+  scores: $("replay-scores"),
+  list: $("move-list"),
+  first: $("first-btn"),
+  prev: $("prev-btn"),
+  next: $("next-btn"),
+  last: $("last-btn"),
+};
+
+const since = (step) => clock(step.at_ms - steps[0].at_ms);
+
+function sentence(step) {
+  const outcome = describeOutcome(step, phrase);
+  return describeAction(step, cfg.kind, phrase) + (outcome ? ` → ${outcome}` : "");
+}
+
+function drawBoard(step) {
+  const drawn = cfg.kind === "set" || cfg.kind === "square";
+  el.json.hidden = drawn;
+  el.board.hidden = !drawn;
+  if (cfg.kind === "set") {
+    render(el.board, step.view, {card, interactive: false, marked: nextCards(steps, index)});
+  } else if (cfg.kind === "square") {
+    renderReplayBoard(el.board, step.view, step);
+  } else {
+    el.json.textContent = JSON.stringify(step.view, null, 2);
+  }
+}
+
+function show(i) {
+  if (!steps.length) return;
+  index = Math.max(0, Math.min(steps.length - 1, i));
+  const step = steps[index];
+  drawBoard(step);
+  el.move.textContent = sentence(step);
+  el.label.textContent = `Step ${index} of ${steps.length - 1} · ${since(step)}`;
+  el.slider.value = String(index);
+  el.slider.setAttribute(
+    "aria-valuetext",
+    `Step ${index}: ${describeAction(step, cfg.kind, phrase)}`,
+  );
+  renderScores(el.scores, (step.view && step.view.scores) || {});
+  el.first.disabled = el.prev.disabled = index === 0;
+  el.next.disabled = el.last.disabled = index === steps.length - 1;
+  [...el.list.children].forEach((item, n) => {
+    if (n === index) {
+      item.setAttribute("aria-current", "step");
+      item.scrollIntoView({block: "nearest"});
+    } else {
+      item.removeAttribute("aria-current");
+    }
+  });
+}
+
+function buildList() {
+  el.list.textContent = "";
+  steps.forEach((step, n) => {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "move";
+    button.dataset.step = String(n);
+    const time = document.createElement("span");
+    time.className = "move-time";
+    time.textContent = since(step);
+    button.append(time, ` ${sentence(step)}`);
+    item.appendChild(button);
+    el.list.appendChild(item);
+  });
+}
+
+el.first.addEventListener("click", () => show(0));
+el.prev.addEventListener("click", () => show(index - 1));
+el.next.addEventListener("click", () => show(index + 1));
+el.last.addEventListener("click", () => show(steps.length - 1));
+el.slider.addEventListener("input", () => show(Number(el.slider.value)));
+el.list.addEventListener("click", (event) => {
+  const button = event.target.closest("button.move");
+  if (button) show(Number(button.dataset.step));
+});
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target === el.slider) return; // the slider steps by itself
+  if (event.target && /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) return;
+  const moves = {ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: steps.length - 1};
+  if (event.key in moves) {
+    event.preventDefault();
+    show(moves[event.key]);
+  }
+});
+onLayoutChange(() => show(index));
+
+const reply = await request("GET", cfg.data_url);
+if (!reply.ok || !reply.data.steps) {
+  el.label.textContent = reply.ok ? "The replay could not be loaded." : reply.detail;
+} else {
+  steps = reply.data.steps;
+  el.slider.max = String(steps.length - 1);
+  buildList();
+  show(0);
+  root.setAttribute("data-loaded", "1");
+}

@@ -1,0 +1,473 @@
+/* The Set table page (and solitaire, the same table with one seat and a clock).
+ *
+ * The page starts from the view rendered with it (#table-view), then follows the game over the
+ * WebSocket; actions go over the socket, or over POST .../moves when it is down. Classic rules:
+ * select three cards and they are claimed as one {"type": "claim", "cards": [...]}. Declare
+ * rules: Set! (declare), then pick three cards before the deadline; picking a card while nobody
+ * declares declares first. The cards' drawings and words, and the keys, are the server's.
+ */
+
+import {request, useCsrfToken} from "../lib/api.js";
+import {cells, onLayoutChange, render} from "../lib/board.js";
+import {deck} from "../lib/cards.js";
+import {clock, plural} from "../lib/format.js";
+import {ranked, renderScores} from "../lib/scores.js";
+import {GameSocket} from "../lib/socket.js";
+import {tellOthers} from "../set/news.js";
+
+const cfg = JSON.parse(document.getElementById("table-config").textContent);
+let view = JSON.parse(document.getElementById("table-view").textContent);
+useCsrfToken(cfg.csrf);
+const card = deck(cfg.deck);
+const classic = view.rules === "classic";
+// The server's clock minus ours: deadlines are the server's milliseconds.
+const clockSkew = cfg.server_now - Date.now();
+let selection = [];
+let pending = null;
+let judged = false;
+let lastDeclare = view.declare ? view.declare.state : "none";
+let knownPlayers = (view.players || []).join(",");
+let computers = cfg.computers || [];
+let shown = [];
+let messageTimer = null;
+let chain = Promise.resolve();
+let fresh = [];
+
+const $ = (id) => document.getElementById(id);
+const el = {
+  board: $("board"),
+  controls: $("controls"),
+  turn: $("turn"),
+  message: $("message"),
+  scores: $("scores"),
+  deckLeft: $("deck-left-side"),
+  connection: $("connection"),
+  declare: $("declare-btn"),
+  add: $("add-btn"),
+  clear: $("clear-btn"),
+  hint: $("hint-btn"),
+  count: $("count-btn"),
+  countdown: $("countdown"),
+  resultPanel: $("result-panel"),
+  resultText: $("result-text"),
+  joinPanel: $("join-panel"),
+  joinForm: $("join-form"),
+  joinName: $("join-name"),
+  copy: $("copy-btn"),
+  share: $("share-url"),
+  clock: $("clock"),
+  setsFound: $("sets-found"),
+  soloDeck: $("deck-left"),
+};
+
+const serverNow = () => Date.now() + clockSkew;
+const seated = () => !!view.seated;
+const canPlay = () => seated() && !view.over;
+
+function say(text, tone) {
+  el.message.textContent = text || "";
+  el.message.className = `message${tone ? ` ${tone}` : ""}`;
+  clearTimeout(messageTimer);
+  if (text) {
+    messageTimer = setTimeout(() => {
+      el.message.textContent = "";
+      el.message.className = "message";
+    }, tone === "bad" ? 8000 : 6000);
+  }
+}
+
+// --- acting ----------------------------------------------------------------------------------
+
+function act(action) {
+  if (socket.send(action)) return Promise.resolve();
+  // No socket: the JSON API answers with the outcome and the new view (in order, one by one).
+  chain = chain.then(async () => {
+    const reply = await request("POST", cfg.moves_url, action);
+    if (reply.ok) {
+      onResult({outcome: reply.data.outcome, version: reply.data.version});
+      onState({version: reply.data.version, view: reply.data.view});
+    } else {
+      onError({detail: reply.detail, code: "http"});
+    }
+  });
+  return chain;
+}
+
+function choose(text) {
+  if (!canPlay()) {
+    say(view.over ? "The game is over." : "You are watching: join the table to play.", "info");
+    return;
+  }
+  if (classic) chooseClassic(text);
+  else chooseDeclare(text);
+}
+
+function chooseClassic(text) {
+  if (view.locked_out) {
+    say("You are locked out until another player finds a set.", "bad");
+    return;
+  }
+  if (pending) return;
+  const at = selection.indexOf(text);
+  if (at >= 0) selection.splice(at, 1);
+  else selection.push(text);
+  if (selection.length === 3) {
+    const claim = (pending = selection.slice());
+    selection = [];
+    act({type: "claim", cards: claim});
+    // Should the answer be lost with the connection, free the cards again.
+    setTimeout(() => {
+      if (pending === claim) {
+        pending = null;
+        say("No answer from the server for that claim; try again.", "bad");
+        redraw();
+      }
+    }, 5000);
+  }
+  redraw();
+}
+
+function chooseDeclare(text) {
+  const cell = shown.find((c) => c.card === text);
+  if (!cell) return;
+  const state = view.declare.state;
+  if (state === "up") {
+    say(`${view.declare.declarer} is declaring: wait for your turn.`, "info");
+    return;
+  }
+  if (state === "none") act({type: "declare"});
+  act({type: "pick", row: cell.pos[0], col: cell.pos[1]});
+}
+
+function clearSelection() {
+  if (selection.length) {
+    selection = [];
+    redraw();
+  }
+}
+
+// --- what the server says --------------------------------------------------------------------
+
+function onResult(message) {
+  const o = message.outcome || {};
+  switch (o.action) {
+    case "claim":
+      pending = null;
+      if (o.claim === "set") {
+        say(
+          `Set! ${cfg.solitaire ? "" : `You have ${plural(o.score, "set", "sets")}.`}` +
+            (o.hinted ? " (hinted)" : ""),
+          "good",
+        );
+      } else if (o.claim === "not_set") {
+        if (o.locked_out) {
+          say("Not a set. You are locked out until another player finds a set.", "bad");
+        } else if (o.released && !cfg.solitaire && (view.players || []).length > 1) {
+          say("Not a set. Everyone was locked out, so everyone may play again.", "bad");
+        } else {
+          say("Not a set.", "bad");
+        }
+      }
+      break;
+    case "pick":
+      if (o.pick === "set") {
+        judged = true;
+        say(`Set! +${o.points} points.${o.hinted ? " (hinted)" : ""}`, "good");
+      } else if (o.pick === "not_set") {
+        judged = true;
+        say(`Not a set: ${Math.abs(o.points)} points off.`, "bad");
+      } else if (o.pick === "ignored") {
+        say("Only the declarer picks: press Set! first.", "info");
+      }
+      break;
+    case "declare":
+      if (o.declare === "declarer") say("Your turn: pick three cards within 5 seconds.", "info");
+      else if (o.declare === "queued") say("Someone is declaring; you are next in line.", "info");
+      break;
+    case "add":
+      if (o.vote === "recorded") {
+        say(
+          o.added ? "Three more cards were added." : "You voted to add cards; waiting for the others.",
+          "info",
+        );
+      } else if (o.vote === "repeated") {
+        say("You have already voted to add cards.", "info");
+      } else if (o.vote === "ignored") {
+        say("The deck is empty: no more cards to add.", "info");
+      }
+      break;
+    case "hint":
+      if (o.hint) say("One card of a set is highlighted.", "info");
+      else say(o.message || "There is no set on the board.", "info");
+      break;
+    case "count":
+      if (o.count === 0) say("There is no set on the board.", "info");
+      else if (o.count === 1) say("There is 1 set on the board.", "info");
+      else say(`There are ${o.count} sets on the board.`, "info");
+      break;
+    default:
+      break;
+  }
+  redraw();
+}
+
+function onError(message) {
+  if (pending) {
+    pending = null;
+    selection = [];
+  }
+  say(message.detail || "That did not work.", "bad");
+  redraw();
+}
+
+const boardCards = (someView) => cells(someView).map((cell) => cell.card);
+
+function onState(message) {
+  if (!message.view) return;
+  const before = view;
+  view = message.view;
+  const previous = boardCards(before);
+  fresh = boardCards(view).filter((text) => !previous.includes(text));
+  const news = tellOthers(before, view, {classic});
+  if (news.length) say(news.join(" "), "info");
+  const state = view.declare ? view.declare.state : "none";
+  if (lastDeclare === "my" && state !== "my" && !judged && !view.over) {
+    say("Time is up: 5 points off.", "bad");
+  }
+  if (state === "my" && lastDeclare !== "my") judged = false;
+  lastDeclare = state;
+  if (classic) {
+    const onBoard = new Set((view.board || []).map((cell) => cell.card));
+    selection = selection.filter((text) => onBoard.has(text));
+  }
+  const players = (view.players || []).join(",");
+  if (players !== knownPlayers) {
+    knownPlayers = players;
+    refreshSeats();
+  }
+  if (view.over && !before.over) say("", "");
+  redraw();
+}
+
+async function refreshSeats() {
+  const reply = await request("GET", cfg.api_url);
+  if (!reply.ok || !reply.data.seats) return;
+  computers = reply.data.seats.filter((s) => s.is_computer).map((s) => s.name);
+  drawScores();
+}
+
+// --- drawing ---------------------------------------------------------------------------------
+
+function redraw() {
+  shown = render(el.board, view, {
+    card,
+    keys: cfg.keys,
+    interactive: canPlay(),
+    fresh,
+    selected: classic ? selection.concat(pending || []) : [],
+    hint: view.hint ? view.hint.card : null,
+  });
+  fresh = []; // they fade in once, not at every redraw
+  el.board.classList.toggle("locked", !!view.locked_out);
+  el.board.classList.toggle("waiting", !classic && view.declare.state === "up");
+  drawTurn();
+  drawControls();
+  drawScores();
+  drawResult();
+  tick();
+}
+
+function drawTurn() {
+  let text = "";
+  if (view.over) {
+    text = "Game over.";
+  } else if (!seated()) {
+    text = "You are watching this table.";
+  } else if (classic) {
+    if (view.locked_out) text = "You are locked out until another player finds a set.";
+    else if (pending) text = "Checking your set…";
+    else {
+      text =
+        "Find a set: select three cards." +
+        (selection.length ? ` (${selection.length} of 3 selected)` : "");
+    }
+  } else {
+    const declare = view.declare;
+    if (declare.state === "my") text = "Your turn: pick three cards!";
+    else if (declare.state === "up") text = `${declare.declarer} is declaring…`;
+    else text = "Press Set! (or pick a card) as soon as you see a set.";
+  }
+  el.turn.textContent = text;
+  el.turn.classList.toggle("alert", !!view.locked_out && !view.over);
+}
+
+function drawControls() {
+  const playing = canPlay();
+  el.controls.hidden = !!view.over;
+  if (el.hint) el.hint.disabled = !playing;
+  if (el.count) el.count.disabled = !playing;
+  if (el.clear) el.clear.disabled = !playing || !selection.length;
+  if (el.declare) el.declare.disabled = !playing || view.declare.state === "my";
+  if (el.add) {
+    const votes = (view.votes || []).length;
+    const voted = (view.votes || []).includes(view.you);
+    el.add.disabled = !playing || !view.deck_left || voted;
+    el.add.textContent =
+      "Add cards" +
+      (votes ? ` (${votes} of ${Math.max((view.present || []).length, votes)} voted)` : "");
+  }
+  if (el.deckLeft) el.deckLeft.textContent = String(view.deck_left);
+  if (el.soloDeck) el.soloDeck.textContent = String(view.deck_left);
+  if (el.joinPanel && (seated() || view.over)) el.joinPanel.hidden = true;
+}
+
+function badgesOf(name) {
+  const badges = [];
+  if (name === view.you) badges.push("you");
+  if (computers.includes(name)) badges.push("computer");
+  if (view.declare && view.declare.declarer === name) badges.push("declaring");
+  if ((view.votes || []).includes(name)) badges.push("voted to add");
+  if ((view.locked || []).includes(name)) badges.push("locked out");
+  if ((view.away || []).includes(name)) badges.push("away");
+  return badges;
+}
+
+function drawScores() {
+  if (el.scores) renderScores(el.scores, view.scores, {badges: badgesOf, me: view.you});
+}
+
+function drawResult() {
+  if (!el.resultPanel) return;
+  const result = view.result;
+  el.resultPanel.hidden = !view.over;
+  if (!view.over || !result) return;
+  const scores = result.scores || {};
+  let text;
+  if (cfg.solitaire) {
+    const who = view.you || Object.keys(scores)[0];
+    const found = scores[who] || 0;
+    text =
+      `${view.you ? "You" : who || "Nobody"} found ${plural(found, "set", "sets")} in ` +
+      `${clock(result.ended_ms - cfg.started_ms)}.`;
+  } else {
+    const winners = result.winners || [];
+    const parts = ranked(scores).map((name) => `${name} ${scores[name]}`);
+    if (!winners.length) text = "Nobody played.";
+    else if (winners.includes(view.you)) {
+      const others = winners.filter((w) => w !== view.you);
+      text = others.length ? `You share the win with ${others.join(", ")}!` : "You won!";
+    } else {
+      text = `${winners.length > 1 ? "Winners: " : "Winner: "}${winners.join(", ")}.`;
+    }
+    text += ` Scores: ${parts.join(", ")}.`;
+  }
+  el.resultText.textContent = text;
+}
+
+function tick() {
+  if (el.countdown) {
+    const deadline = view.declare && view.declare.deadline;
+    if (deadline && !view.over) {
+      const left = Math.max(0, deadline - serverNow());
+      el.countdown.hidden = false;
+      el.countdown.textContent = `${(left / 1000).toFixed(1)} s`;
+      el.countdown.classList.toggle("urgent", left < 2000);
+    } else {
+      el.countdown.hidden = true;
+    }
+  }
+  if (el.clock) {
+    const end = view.over && view.result ? view.result.ended_ms : serverNow();
+    el.clock.textContent = clock(end - cfg.started_ms);
+    el.setsFound.textContent = String((view.scores || {})[view.you] || 0);
+  }
+}
+
+const CONNECTION_LABELS = {
+  connecting: "Connecting…",
+  live: "Live",
+  reconnecting: "Reconnecting…",
+  closed: "Disconnected",
+};
+
+function setConnection(state) {
+  el.connection.textContent = CONNECTION_LABELS[state] || state;
+  el.connection.setAttribute("data-state", state);
+}
+
+// --- joining ---------------------------------------------------------------------------------
+
+async function join(name) {
+  if (!/^[A-Za-z0-9_]{1,20}$/.test(name)) {
+    say("A name is 1 to 20 letters, digits or underscores, with no spaces.", "bad");
+    return;
+  }
+  const reply = await request("POST", cfg.join_url, {name});
+  if (!reply.ok) {
+    say(reply.detail, "bad");
+    if (el.joinName) el.joinName.focus();
+    return;
+  }
+  cfg.seat = reply.data.seat.name;
+  say(`You joined as ${cfg.seat}.`, "good");
+  if (el.joinPanel) el.joinPanel.hidden = true;
+  window.history.replaceState(null, "", window.location.pathname);
+  // The socket knows the seat from the session when it connects: connect again.
+  socket.reconnectNow();
+}
+
+// --- wiring ----------------------------------------------------------------------------------
+
+const socket = new GameSocket(cfg.ws_url, {
+  state: onState,
+  result: onResult,
+  error: onError,
+  status: setConnection,
+});
+
+el.board.addEventListener("click", (event) => {
+  const node = event.target.closest(".card");
+  if (node && el.board.contains(node)) choose(node.dataset.card);
+});
+
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target && (/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable)) {
+    return;
+  }
+  if (event.key === "Escape") {
+    clearSelection();
+    return;
+  }
+  const key = (event.key || "").toLowerCase();
+  const cell = shown.find((c) => c.key === key);
+  if (cell) {
+    event.preventDefault();
+    choose(cell.card);
+  }
+});
+
+el.declare?.addEventListener("click", () => act({type: "declare"}));
+el.add?.addEventListener("click", () => act({type: "add"}));
+el.clear?.addEventListener("click", clearSelection);
+el.hint?.addEventListener("click", () => act({type: "hint"}));
+el.count?.addEventListener("click", () => act({type: "count"}));
+el.joinForm?.addEventListener("submit", (event) => {
+  event.preventDefault();
+  join(el.joinName.value.trim());
+});
+el.copy?.addEventListener("click", () => {
+  const done = () => say("The link is copied: send it to a friend.", "good");
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(el.share.value).then(done, () => el.share.select());
+  } else {
+    el.share.select();
+    say("Press Ctrl+C (or ⌘C) to copy the selected link.", "info");
+  }
+});
+onLayoutChange(redraw);
+setInterval(tick, 100);
+
+redraw();
+if (cfg.auto_join && !seated() && !view.over) join(cfg.name);

@@ -1,0 +1,83 @@
+/* What a replay says about each step: the action and its outcome in words. Pure, tested under
+ * Node. `phrase(text)` names a card in the server's words. */
+
+import {plural} from "../lib/format.js";
+
+const STARTS = {
+  set: "The cards are dealt.",
+  square: "The board is empty.",
+  setwar: "The cards are dealt.",
+};
+
+/** Return the sentence for a step's action. */
+export function describeAction(step, kind, phrase) {
+  const a = step.action || {};
+  const who = step.actor || "The game";
+  switch (a.type) {
+    case "start":
+      return STARTS[kind] || "The game begins.";
+    case "place":
+      return `${who} places piece ${a.piece} (permutation ${a.permutation}) at (${a.x},${a.y}).`;
+    case "pass":
+      return `${who} passes.`;
+    case "opening":
+      return `${who} opens with piece ${a.piece}.`;
+    case "round":
+      return `Round ${a.number}.`;
+    case "join":
+      return `${who} joins.`;
+    case "tick":
+      return "Time passes.";
+    case "claim":
+      return `${who} claims ${(a.cards || []).map(phrase).join(", ")}.`;
+    case "declare":
+      return `${who} declares.`;
+    case "pick":
+      return `${who} picks row ${a.row + 1}, column ${a.col + 1}.`;
+    case "add":
+      return `${who} votes to add cards.`;
+    case "hint":
+      return `${who} asks for a hint.`;
+    case "count":
+      return `${who} asks how many sets there are.`;
+    default:
+      return `${who}: ${JSON.stringify(a)}`;
+  }
+}
+
+/** Return what a step's outcome did, as clauses joined by "; " ("" when nothing to say). */
+export function describeOutcome(step, phrase) {
+  const o = step.outcome || {};
+  const parts = [];
+  for (const event of o.expired || []) {
+    if (event.kind === "timeout") parts.push(`${event.player} ran out of time (${event.delta})`);
+    else if (event.cards) parts.push("three cards were added");
+  }
+  if (o.claim === "set" || o.pick === "set") {
+    parts.push(`a set! +${o.points}${o.hinted ? " (hinted)" : ""}`);
+  } else if (o.claim === "not_set" || o.pick === "not_set") {
+    parts.push(`not a set${o.points ? ` (${o.points})` : ""}${o.locked_out ? ", locked out" : ""}`);
+  }
+  if (o.declare === "declarer") parts.push("declaring");
+  if (o.declare === "queued") parts.push("in line to declare");
+  if (o.added) parts.push("three cards were added");
+  if (o.hint) parts.push(`shown ${phrase(o.hint.card)}`);
+  if (typeof o.count === "number") parts.push(plural(o.count, "set", "sets"));
+  if (typeof o.status === "number" && o.meaning) parts.push(`status ${o.status}: ${o.meaning}`);
+  if (o.dealt) parts.push(`${o.dealt} more cards dealt`);
+  if (o.over) parts.push("game over");
+  return parts.join("; ");
+}
+
+/** Return the cards the next step takes or picks, to outline them on this step's board. */
+export function nextCards(steps, i) {
+  const next = steps[i + 1];
+  if (!next || !next.action) return [];
+  if (next.action.type === "claim") return next.action.cards || [];
+  const board = steps[i].view.board || [];
+  if (next.action.type === "pick" && Array.isArray(board[0])) {
+    const cell = (board[next.action.row] || [])[next.action.col];
+    return cell ? [cell.card] : [];
+  }
+  return [];
+}
