@@ -11,6 +11,7 @@ a game reads nothing: only the parts the move changed are drawn again.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 
 from cards.engine.bot import set_table_actions
 from cards.engine.classic import ClassicRules
@@ -26,17 +27,17 @@ RULE_SETS = {"declare": DeclareRules(), "classic": ClassicRules()}
 # many as games.runtime keeps heads (a server follows some hundreds of games); the oldest entry
 # goes first.
 _KEEP = 1024
-_known: dict[int, tuple[dict, TableState]] = {}
+_known: OrderedDict[int, tuple[dict, TableState]] = OrderedDict()
 _known_guard = threading.Lock()
 
 
 def remember(data: dict, state: TableState) -> None:
     """Remember that ``data`` is the JSON form of ``state`` (neither ever changes)."""
     with _known_guard:
-        _known.pop(id(data), None)
         _known[id(data)] = (data, state)
+        _known.move_to_end(id(data))
         if len(_known) > _KEEP:
-            del _known[next(iter(_known))]
+            _known.popitem(last=False)
 
 
 def table_state(data: dict) -> TableState:

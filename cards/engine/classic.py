@@ -34,7 +34,6 @@ Choices where the seeds are silent (this module's rules):
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from cards.engine.errors import SetError
@@ -50,12 +49,12 @@ from cards.engine.table.shared import (
     clean_deck,
     deal_deck,
     final_result,
-    forget_cards,
+    forgotten,
     is_present,
     option_int,
     record_hint,
     seat,
-    tally,
+    tallied,
     touch_state,
     was_hinted,
 )
@@ -72,21 +71,24 @@ def _positions(state: ClassicState) -> range:
     return range(len(state.board))
 
 
-def _deal_while_no_set(state: ClassicState) -> tuple[ClassicState, int]:
-    """Deal 3 more cards while the board holds no set and the deck has cards; return how many."""
-    board, deck = state.board, state.deck
-    while deck and set_at(board, state.attributes) is None:
+def _dealt_while_no_set(
+    board: tuple[int, ...], deck: tuple[int, ...], attributes: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Return the board and deck after dealing 3 more cards while the board holds no set and
+    the deck has cards."""
+    while deck and set_at(board, attributes) is None:
         board, deck = board + deck[:3], deck[3:]
-    if board is state.board:
-        return state, 0
-    return replace(state, board=board, deck=deck), len(board) - len(state.board)
+    return board, deck
 
 
-def _end_if_done(state: ClassicState, at_ms: int) -> ClassicState:
-    """End the game when the deck is empty and no set remains."""
-    if state.deck or set_at(state.board, state.attributes) is not None:
-        return state
-    return replace(state, over=True, ended_ms=at_ms, locked=())
+def _ending(
+    board: tuple[int, ...], deck: tuple[int, ...], attributes: int, at_ms: int
+) -> dict[str, Any]:
+    """Run the end test on a board and deck about to be the table's: return what else changes
+    when the game ends there (over at ``at_ms``, nobody locked out), or nothing."""
+    if deck or set_at(board, attributes) is not None:
+        return {}
+    return {"over": True, "ended_ms": at_ms, "locked": ()}
 
 
 class ClassicRules(TableRules):
@@ -128,8 +130,8 @@ class ClassicRules(TableRules):
             board=tuple(deck[:board_size]),
             deck=tuple(deck[board_size:]),
         )
-        state = _deal_while_no_set(state)[0]
-        return _end_if_done(state, now_ms)
+        board, deck = _dealt_while_no_set(state.board, state.deck, attributes)
+        return state.evolve(board=board, deck=deck, **_ending(board, deck, attributes, now_ms))
 
     @staticmethod
     def clean_options(options: object) -> dict:
@@ -289,36 +291,42 @@ def _claim(
     positions = [state.board.index(card) for card in cards]
     outcome.update(cards=texts_of(cards, state.attributes), positions=positions)
     if not is_set(cards, state.attributes):
-        state = tally(state, player, wrong=1)
         locked = (*state.locked, player)
         released = set(locked) >= set(state.players)
-        state = replace(state, locked=() if released else locked)
         outcome.update(
             claim="not_set", points=0, hinted=False, locked_out=not released, released=released
         )
         outcome["score"] = state.scores[player]
-        return state
+        return state.evolve(
+            tally=tallied(state.tally, player, wrong=1), locked=() if released else locked
+        )
     hinted = was_hinted(state, player, cards)
-    state = tally(state, player, sets=1, hinted=hinted)
-    state = replace(
-        state,
-        scores=with_entry(state.scores, player, state.scores[player] + 1),
-        taken=state.taken + cards,
-        locked=(),
-    )
-    state = forget_cards(state, cards)
-    if len(state.board) <= state.board_size and state.deck:
-        board = list(state.board)
-        for position, card in zip(positions, state.deck, strict=False):
-            board[position] = card
-        state = replace(state, board=tuple(board), deck=state.deck[len(positions) :])
+    deck = state.deck
+    if len(state.board) <= state.board_size and deck:
+        replaced = list(state.board)
+        for position, card in zip(positions, deck, strict=False):
+            replaced[position] = card
+        board, deck = tuple(replaced), deck[len(positions) :]
         outcome["board"] = "replaced"
     else:
         gone = set(positions)
         board = tuple(card for i, card in enumerate(state.board) if i not in gone)
-        state = replace(state, board=board)
         outcome["board"] = "removed"
-    state, dealt = _deal_while_no_set(state)
-    state = _end_if_done(state, now_ms)
-    outcome.update(claim="set", points=1, hinted=hinted, dealt=dealt, score=state.scores[player])
-    return state
+    before_deal = len(board)
+    board, deck = _dealt_while_no_set(board, deck, state.attributes)
+    hints, hinted_cards = forgotten(state, cards)
+    score = state.scores[player] + 1
+    changes = {
+        "scores": with_entry(state.scores, player, score),
+        "tally": tallied(state.tally, player, sets=1, hinted=hinted),
+        "taken": state.taken + cards,
+        "locked": (),
+        "hints": hints,
+        "hinted_cards": hinted_cards,
+        "board": board,
+        "deck": deck,
+    }
+    changes.update(_ending(board, deck, state.attributes, now_ms))
+    outcome.update(claim="set", points=1, hinted=hinted, dealt=len(board) - before_deal)
+    outcome["score"] = score
+    return state.evolve(**changes)

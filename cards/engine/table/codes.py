@@ -17,7 +17,7 @@ protocol text, through the tables below, built once per deck size.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import Any
 
@@ -31,6 +31,7 @@ __all__ = [
     "described",
     "is_set",
     "set_at",
+    "stored_codes",
     "text_of",
     "texts",
     "texts_of",
@@ -70,6 +71,14 @@ def text_of(code: int, attributes: int) -> str:
 def texts_of(codes: Iterable[int], attributes: int) -> list[str]:
     """Return the protocol texts of ``codes``, in order."""
     return list(map(texts(attributes).__getitem__, codes))
+
+
+@cache
+def stored_codes(attributes: int) -> Callable[[Iterable[str]], tuple[int, ...]]:
+    """Return a function reading stored protocol texts (exactly as a state stores them) as
+    codes, and raising `KeyError` for any other text: the quick way to read a stored state."""
+    code = _codes(attributes).__getitem__
+    return lambda given: tuple(map(code, given))
 
 
 def code_of(text: str, attributes: int) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping
 from typing import Any
 
 from cards.engine.table.base import (
@@ -25,12 +25,12 @@ from cards.engine.table.shared import (
     clean_deck,
     deal_deck,
     final_result,
-    forget_cards,
+    forgotten,
     is_present,
     option_int,
     record_hint,
     seat,
-    tally,
+    tallied,
     touch_state,
     was_hinted,
 )
@@ -253,13 +253,13 @@ def _declare(
     if declaring is None:
         deadline = now_ms + state.declare_ms
         outcome.update(declare="declarer", deadline=deadline)
-        return replace(state, declaring=Declaring(player, deadline)), True
+        return state.evolve(declaring=Declaring(player, deadline)), True
     if declaring.declarer == player or player in declaring.queue:
         outcome["declare"] = "already"
         return state, False
     outcome["declare"] = "queued"
-    queued = replace(declaring, queue=(*declaring.queue, player))
-    return replace(state, declaring=queued), False
+    queued = declaring.with_queue((*declaring.queue, player))
+    return state.evolve(declaring=queued), False
 
 
 def _pick(
@@ -276,18 +276,22 @@ def _pick(
     if position in declaring.picks:
         picks = tuple(p for p in declaring.picks if p != position)
         outcome["pick"] = "deselected"
-        return replace(state, declaring=replace(declaring, picks=picks)), True
+        return state.evolve(declaring=declaring.with_picks(picks)), True
     picks = (*declaring.picks, position)
     if len(picks) < 3:
         outcome["pick"] = "picked"
-        return replace(state, declaring=replace(declaring, picks=picks)), True
+        return state.evolve(declaring=declaring.with_picks(picks)), True
     cards = tuple(state.board[r][c] for r, c in picks)
     outcome["cards"] = texts_of(cards, state.attributes)
     if is_set(cards, state.attributes):
         state = _score_set(state, player, picks, cards, now_ms, outcome)
     else:
-        state, delta = _penalise(state, player, wrong=1)
-        state = _hand_over(state, now_ms + state.declare_ms)
+        scores, delta = _penalised(state.scores, player)
+        state = state.evolve(
+            scores=scores,
+            tally=tallied(state.tally, player, wrong=1),
+            declaring=_handed_over(declaring, now_ms + state.declare_ms),
+        )
         outcome.update(pick="not_set", points=-PENALTY_POINTS, delta=delta, hinted=False)
     outcome["score"] = state.scores[player]
     return state, True
@@ -303,21 +307,13 @@ def _score_set(
 ) -> DeclareState:
     """Score a correct set (§5), change the board (§6) and run the end test (§8)."""
     hinted = was_hinted(state, player, cards)
-    state = tally(state, player, sets=1, hinted=hinted)
-    state = replace(
-        state,
-        scores=with_entry(state.scores, player, state.scores[player] + SET_POINTS),
-        declaring=None,
-        votes=(),
-        taken=state.taken + cards,
-    )
-    state = forget_cards(state, cards)
-    if state.cols <= state.default_cols and state.deck:
+    deck = state.deck
+    if state.cols <= state.default_cols and deck:
         rows = [list(row) for row in state.board]
-        for (r, c), card in zip(picks, state.deck, strict=False):
+        for (r, c), card in zip(picks, deck, strict=False):
             rows[r][c] = card
         board = tuple(map(tuple, rows))
-        state = replace(state, board=board, deck=state.deck[len(picks) :])
+        deck = deck[len(picks) :]
         outcome["board"] = "replaced"
     else:
         picked = set(picks)
@@ -328,12 +324,23 @@ def _score_set(
             if (r, c) not in picked
         ]
         cols = len(kept) // 3
-        state = replace(
-            state, board=tuple(tuple(kept[r * cols : (r + 1) * cols]) for r in range(3))
-        )
+        board = tuple(tuple(kept[r * cols : (r + 1) * cols]) for r in range(3))
         outcome["board"] = "reflowed"
+    hints, hinted_cards = forgotten(state, cards)
     outcome.update(pick="set", points=SET_POINTS, delta=SET_POINTS, hinted=hinted)
-    return _end_if_done(state, now_ms)
+    changes = {
+        "scores": with_entry(state.scores, player, state.scores[player] + SET_POINTS),
+        "tally": tallied(state.tally, player, sets=1, hinted=hinted),
+        "declaring": None,
+        "votes": (),
+        "taken": state.taken + cards,
+        "hints": hints,
+        "hinted_cards": hinted_cards,
+        "board": board,
+        "deck": deck,
+    }
+    changes.update(_ending(board, deck, state.attributes, now_ms))
+    return state.evolve(**changes)
 
 
 def _add(
@@ -346,7 +353,7 @@ def _add(
     if player in state.votes:
         outcome.update(vote="repeated", added=None)
         return state, False
-    state = replace(state, votes=(*state.votes, player))
+    state = state.evolve(votes=(*state.votes, player))
     outcome.update(vote="recorded", added=None)
     if _agreed(state, now_ms):
         state, added = _add_cards(state, now_ms)
@@ -386,35 +393,45 @@ _HANDLERS = {
 # -- time, penalties, the end ----------------------------------------------------------------------
 
 
-def _penalise(state: DeclareState, player: str, **kind: int) -> tuple[DeclareState, int]:
-    """Take the penalty from ``player`` (stopping at 0) and count it; return the points taken."""
-    before = state.scores[player]
+def _penalised(scores: Mapping[str, int], player: str) -> tuple[Mapping[str, int], int]:
+    """Return the scores with the penalty taken from ``player`` (stopping at 0), and the points
+    taken (0 or negative)."""
+    before = scores[player]
     after = max(0, before - PENALTY_POINTS)
-    state = tally(state, player, **kind)
-    return replace(state, scores=with_entry(state.scores, player, after)), after - before
+    return with_entry(scores, player, after), after - before
 
 
-def _hand_over(state: DeclareState, deadline: int) -> DeclareState:
-    """Make the first queued player the declarer with ``deadline``, or leave nobody declaring."""
-    queue = state.declaring.queue if state.declaring is not None else ()
-    if not queue:
-        return replace(state, declaring=None)
-    return replace(state, declaring=Declaring(queue[0], deadline, queue[1:]))
+def _handed_over(declaring: Declaring | None, deadline: int) -> Declaring | None:
+    """Return the first queued player declaring with ``deadline``, or None if nobody waits."""
+    if declaring is None or not declaring.queue:
+        return None
+    return Declaring(declaring.queue[0], deadline, declaring.queue[1:])
+
+
+def _ending(
+    board: tuple[tuple[int, ...], ...], deck: tuple[int, ...], attributes: int, at_ms: int
+) -> dict[str, Any]:
+    """Run the end-of-game test of §8 on a board and deck about to be the table's: return what
+    else changes when it ends there (over at ``at_ms``, nobody declaring, no votes), or nothing."""
+    if deck or set_at(tuple(card for row in board for card in row), attributes) is not None:
+        return {}
+    return {"over": True, "ended_ms": at_ms, "declaring": None, "votes": ()}
 
 
 def _end_if_done(state: DeclareState, at_ms: int) -> DeclareState:
     """Run the end-of-game test of §8: over when the deck is empty and no set is on the board."""
-    if state.deck or set_at(state.board_cards, state.attributes) is not None:
-        return state
-    return replace(state, over=True, ended_ms=at_ms, declaring=None, votes=())
+    ending = _ending(state.board, state.deck, state.attributes, at_ms)
+    return state.evolve(**ending) if ending else state
 
 
 def _add_cards(state: DeclareState, at_ms: int) -> tuple[DeclareState, dict]:
     """Lay one deck card at the right end of each row (§7), clear votes, run the end test."""
     added = state.deck[: len(state.board)]
     board = tuple((*row, card) for row, card in zip(state.board, added, strict=True))
-    state = replace(state, board=board, deck=state.deck[len(added) :], votes=())
-    state = _end_if_done(state, at_ms)
+    deck = state.deck[len(added) :]
+    changes = {"board": board, "deck": deck, "votes": ()}
+    changes.update(_ending(board, deck, state.attributes, at_ms))
+    state = state.evolve(**changes)
     cards = texts_of(added, state.attributes)
     return state, {"kind": "added", "at": at_ms, "cards": cards, "over": state.over}
 
@@ -460,8 +477,12 @@ def _run_due(state: DeclareState, now_ms: int) -> tuple[DeclareState, list[dict]
         if at == deadline:
             assert declaring is not None
             player = declaring.declarer
-            state, delta = _penalise(state, player, timeouts=1)
-            state = _hand_over(state, at + state.declare_ms)
+            scores, delta = _penalised(state.scores, player)
+            state = state.evolve(
+                scores=scores,
+                tally=tallied(state.tally, player, timeouts=1),
+                declaring=_handed_over(declaring, at + state.declare_ms),
+            )
             happened.append(
                 {
                     "kind": "timeout",

@@ -9,14 +9,14 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from cards.engine.card import parse_card
 from cards.engine.errors import SetError
 from cards.engine.fast import shuffled_codes
 from cards.engine.table.base import BAD_NAME, TableError
-from cards.engine.table.codes import set_at, text_of, texts_of
+from cards.engine.table.codes import set_at, text_of
 from cards.engine.table.state import (
     Hint,
     TableState,
@@ -36,12 +36,13 @@ __all__ = [
     "clean_deck",
     "deal_deck",
     "final_result",
-    "forget_cards",
+    "forgotten",
     "is_player_name",
     "is_present",
     "option_int",
     "record_hint",
-    "tally",
+    "seat",
+    "tallied",
     "touch_state",
     "was_hinted",
     "winners",
@@ -222,9 +223,8 @@ def seat(state: S, player: str, now_ms: int) -> S:
     if player in state.scores:
         if state.last_seen[player] == now_ms:
             return state
-        return replace(state, last_seen=with_entry(state.last_seen, player, now_ms))
-    return replace(
-        state,
+        return state.evolve(last_seen=with_entry(state.last_seen, player, now_ms))
+    return state.evolve(
         players=(*state.players, player),
         scores=with_entry(state.scores, player, 0),
         last_seen=with_entry(state.last_seen, player, now_ms),
@@ -241,7 +241,7 @@ def touch_state(state: S, player: str, now_ms: int) -> S:
     seen = state.last_seen.get(player)
     if seen is None or seen >= now_ms or state.over:
         return state
-    return replace(state, last_seen=with_entry(state.last_seen, player, now_ms))
+    return state.evolve(last_seen=with_entry(state.last_seen, player, now_ms))
 
 
 def winners(scores: Mapping[str, int]) -> list[str]:
@@ -256,14 +256,24 @@ def winners(scores: Mapping[str, int]) -> list[str]:
     return sorted(name for name, score in scores.items() if score == best)
 
 
-def tally(
-    state: S, player: str, *, sets: int = 0, wrong: int = 0, timeouts: int = 0, hinted: bool = False
-) -> S:
-    """Return the state with a set, a wrong pick or claim, or a timeout counted for ``player``."""
-    counts = state.tally.get(player, _NO_TALLY).add(
+def tallied(
+    tally: Mapping[str, Tally],
+    player: str,
+    *,
+    sets: int = 0,
+    wrong: int = 0,
+    timeouts: int = 0,
+    hinted: bool = False,
+) -> Mapping[str, Tally]:
+    """Return the tallies with a set, a wrong pick or claim, or a timeout counted for ``player``.
+
+    >>> tallied({}, "ann", sets=1, hinted=True)
+    mappingproxy({'ann': Tally(sets=1, hinted=1, wrong=0, timeouts=0)})
+    """
+    counts = tally.get(player, _NO_TALLY).add(
         sets=sets, wrong=wrong, timeouts=timeouts, hinted=int(hinted)
     )
-    return replace(state, tally=with_entry(state.tally, player, counts))
+    return with_entry(tally, player, counts)
 
 
 _NO_TALLY = Tally()
@@ -301,7 +311,7 @@ def record_hint(
     else:
         found = set_at(cards, attributes)
         if found is None:
-            new = replace(state, hints=without_entry(state.hints, player))
+            new = state.evolve(hints=without_entry(state.hints, player))
             return (state if new.hints is state.hints else new), {
                 "hint": None,
                 "message": "There is no set on the board.",
@@ -309,8 +319,7 @@ def record_hint(
         found_set = tuple(cards[i] for i in found)
         card = found_set[0]
         shown = state.hinted_cards.get(player, ())
-        state = replace(
-            state,
+        state = state.evolve(
             hints=with_entry(state.hints, player, Hint(card, found_set)),  # type: ignore[arg-type]
             hinted_cards=(
                 state.hinted_cards
@@ -340,29 +349,25 @@ def active_hint(
     }
 
 
-def forget_cards(state: S, removed: Iterable[int]) -> S:
-    """Return the state without hints about cards that left the board: they never come back."""
+def forgotten(
+    state: TableState, removed: Iterable[int]
+) -> tuple[Mapping[str, Hint], Mapping[str, tuple[int, ...]]]:
+    """Return ``state``'s hints and hinted cards without the cards that left the board (they
+    never come back): the same mappings when no hint is about them."""
     gone = set(removed)
     hints = state.hints
-    if any(gone.intersection(hint.set) for hint in hints.values()):
-        hints = frozen((p, hint) for p, hint in hints.items() if not gone.intersection(hint.set))
+    if any(not gone.isdisjoint(hint.set) for hint in hints.values()):
+        hints = frozen((p, hint) for p, hint in hints.items() if gone.isdisjoint(hint.set))
     hinted_cards = state.hinted_cards
-    if any(gone.intersection(cards) for cards in hinted_cards.values()):
+    if any(not gone.isdisjoint(cards) for cards in hinted_cards.values()):
         kept = ((p, tuple(c for c in cards if c not in gone)) for p, cards in hinted_cards.items())
         hinted_cards = frozen((p, cards) for p, cards in kept if cards)
-    if hints is state.hints and hinted_cards is state.hinted_cards:
-        return state
-    return replace(state, hints=hints, hinted_cards=hinted_cards)
+    return hints, hinted_cards
 
 
 def was_hinted(state: TableState, player: str, cards: Iterable[int]) -> bool:
     """Tell whether ``player`` was shown any of ``cards`` in a hint."""
     return not set(state.hinted_cards.get(player, ())).isdisjoint(cards)
-
-
-def card_texts(state: TableState, cards: Iterable[int]) -> list[str]:
-    """Return the protocol texts of ``cards`` (outcomes name cards as the JSON form does)."""
-    return texts_of(cards, state.attributes)
 
 
 class TableRules:
