@@ -9,7 +9,9 @@ actions keep their error, and the end keeps its views and protocol replies in fu
 
 The files were made by the engine of commit b8a4a56, the last one that kept a table's state as
 a dict of card texts (``copy_state`` on every move), so that the typed engine after it is checked
-against what games stored before it. Do not remake them unless a rule changes on purpose::
+against what games stored before it. This script, as it is now, plays the same games on the
+current engine and writes the same files byte for byte; do not remake them unless a rule changes
+on purpose::
 
     DJANGO_SETTINGS_MODULE=config.settings .venv/bin/python tests/cards/set_table_games/make.py
 
@@ -71,10 +73,11 @@ class Recorder:
             after["seat_view"] = [seat, digest(rules.view(self.state, seat, at))]
         if self.declare:
             from cards.engine.protocol_text import board_text, scores_text
+            from cards.rules import table_state
 
+            typed = table_state(self.state)
             after["texts"] = digest(
-                [board_text(self.state, p) for p in [None, *self.players]]
-                + [scores_text(self.state)]
+                [board_text(typed, p) for p in [None, *self.players]] + [scores_text(typed)]
             )
         self.moves.append(
             {
@@ -142,21 +145,26 @@ class Recorder:
         return list(enumerate(board))
 
     def a_set(self) -> list[tuple[object, str]] | None:
-        from cards.engine.table import find_set_in
+        from cards.engine import find_set, parse_card
 
         cells = self.board_cells()
-        found = find_set_in([text for _, text in cells], self.state["attributes"])
-        return None if found is None else [cells[i] for i in found]
+        attributes = self.state["attributes"]
+        found = find_set([parse_card(text, attributes) for _, text in cells])
+        if found is None:
+            return None
+        texts = {card.protocol for card in found}
+        return [cell for cell in cells if cell[1] in texts]
 
     def not_a_set(self) -> list[tuple[object, str]]:
-        from cards.engine.table import is_set_of
+        from cards.engine import is_set, parse_card
 
         cells = self.board_cells()
         for i in range(len(cells)):
             for j in range(i + 1, len(cells)):
                 for k in range(j + 1, len(cells)):
                     triple = [cells[i], cells[j], cells[k]]
-                    if not is_set_of([t for _, t in triple], self.state["attributes"]):
+                    cards = [parse_card(t, self.state["attributes"]) for _, t in triple]
+                    if not is_set(*cards):
                         return triple
         raise AssertionError("every triple is a set")
 
@@ -179,6 +187,7 @@ class Recorder:
     def finish(self) -> dict:
         """Return the record: the game as stored, and what the test checks beside it."""
         from cards.engine.protocol_text import board_text, scores_text
+        from cards.rules import table_state
 
         end = self.now + 1
         views = {p or "": self.rules.view(self.state, p, end) for p in [None, *self.players]}
@@ -194,8 +203,9 @@ class Recorder:
             "end": {"at_ms": end, "views": views},
         }
         if self.declare:
-            record["end"]["board_text"] = {p or "": board_text(self.state, p) for p in views}
-            record["end"]["scores_text"] = scores_text(self.state)
+            typed = table_state(self.state)
+            record["end"]["board_text"] = {p or "": board_text(typed, p) for p in views}
+            record["end"]["scores_text"] = scores_text(typed)
         return record
 
 
