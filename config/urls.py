@@ -1,5 +1,7 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path, re_path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from cards import protocol
@@ -11,6 +13,8 @@ urlpatterns = [
     path("", include("cards.page_urls")),
     path("", include("squaregame.page_urls")),
     path("healthz", views.healthz, name="healthz"),
+    # Browsers ask for /favicon.ico on documents that name no icon (the JSON API, /healthz).
+    path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),

@@ -334,3 +334,24 @@ def test_the_replay_page_loads_its_steps_from_the_api(client):
     assert data["steps"][0]["seq"] == 0 and data["steps"][-1]["view"]["over"] is True
     html = response.content.decode()
     assert "Winner" in html and "replay.js" in html
+
+
+def test_the_favicon_address_browsers_ask_for_leads_to_the_site_icon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"] == "/static/img/favicon.svg"
+
+
+def test_every_page_carries_a_strict_content_security_policy(client):
+    policy = client.get("/")["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "style-src 'self'" in policy
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    assert "object-src 'none'" in policy and "frame-ancestors 'none'" in policy
+
+
+def test_the_display_choices_are_drawn_by_the_server_from_their_cookies(client):
+    assert '<html lang="en" data-theme="auto" data-colorblind="0">' in client.get("/").text
+    client.cookies["theme"] = "dark"
+    client.cookies["colorblind"] = "1"
+    assert '<html lang="en" data-theme="dark" data-colorblind="1">' in client.get("/").text
+    client.cookies["theme"] = '"><script>'
+    assert 'data-theme="auto"' in client.get("/").text
