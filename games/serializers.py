@@ -188,7 +188,12 @@ NAME_PATTERN = r"^[A-Za-z0-9_]{1,40}$"
 
 
 class JoinRequest(serializers.Serializer):
-    name = StrictRegexField(NAME_PATTERN, help_text=NAME_HELP)
+    name = StrictRegexField(
+        NAME_PATTERN,
+        help_text=NAME_HELP,
+        # Said as a sentence: the pages show it as it is (they check no name themselves).
+        error_messages={"invalid": f"A name is {NAME_HELP[:-1]}, with no spaces."},
+    )
 
 
 class ComputerRequest(serializers.Serializer):

@@ -217,3 +217,16 @@ def test_a_seated_player_adds_a_computer(client, table):
     assert added.status_code == 201, added.content
     assert added.json()["name"] == "Computer1" and added.json()["is_computer"] is True
     assert post(client, url, {"speed": "warp"}, alice).status_code == 400
+
+
+@pytest.mark.parametrize("name", ["a b", "<b>", "é", "x" * 41])
+def test_a_bad_name_to_join_is_refused_with_a_sentence_naming_the_rule(client, name):
+    game = client.post("/api/games/", {"kind": "set"}, content_type="application/json").json()
+    response = client.post(
+        f"/api/games/{game['id']}/join", {"name": name}, content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"]["name"] == [
+        "A name is 1 to 40 letters, digits or underscores (the Set protocol's player name), "
+        "with no spaces."
+    ]

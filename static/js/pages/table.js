@@ -181,7 +181,11 @@ function onResult(message) {
       }
       break;
     case "declare":
-      if (o.declare === "declarer") say("Your turn: pick three cards within 5 seconds.", "info");
+      if (o.declare === "declarer") {
+        // The table's own clock, as the server set it (declare_ms is an option).
+        const seconds = Math.max(1, Math.round((o.deadline - serverNow()) / 1000));
+        say(`Your turn: pick three cards within ${plural(seconds, "second", "seconds")}.`, "info");
+      }
       else if (o.declare === "queued") say("Someone is declaring; you are next in line.", "info");
       break;
     case "add":
@@ -232,7 +236,8 @@ function onState(message) {
   if (news.length) say(news.join(" "), "info");
   const state = view.declare ? view.declare.state : "none";
   if (lastDeclare === "my" && state !== "my" && !judged && !view.over) {
-    say("Time is up: 5 points off.", "bad");
+    const lost = ((before.scores || {})[view.you] || 0) - ((view.scores || {})[view.you] || 0);
+    say(lost > 0 ? `Time is up: ${lost} points off.` : "Time is up.", "bad");
   }
   if (state === "my" && lastDeclare !== "my") judged = false;
   lastDeclare = state;
@@ -398,10 +403,7 @@ function setConnection(state) {
 // --- joining ---------------------------------------------------------------------------------
 
 async function join(name) {
-  if (!/^[A-Za-z0-9_]{1,20}$/.test(name)) {
-    say("A name is 1 to 20 letters, digits or underscores, with no spaces.", "bad");
-    return;
-  }
+  // The server checks the name and says what is wrong with it.
   const reply = await request("POST", cfg.join_url, {name});
   if (!reply.ok) {
     say(reply.detail, "bad");
