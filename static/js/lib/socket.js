@@ -15,6 +15,19 @@
 
 import {Versions, retryDelay} from "./versions.js";
 
+const STATUS_WORDS = {
+  connecting: "Connecting…",
+  live: "Live",
+  reconnecting: "Reconnecting…",
+  closed: "Disconnected",
+};
+
+/** Show a socket's status on a page's badge: its words, and data-state for the style. */
+export function showStatus(badge, state) {
+  badge.textContent = STATUS_WORDS[state] || state;
+  badge.dataset.state = state;
+}
+
 /** How long a result's state may lag behind it before the page asks for a sync. */
 export const GAP_WAIT_MS = 1200;
 

@@ -14,7 +14,7 @@
 
 import {request, useCsrfToken} from "../lib/api.js";
 import {plural} from "../lib/format.js";
-import {GameSocket} from "../lib/socket.js";
+import {GameSocket, showStatus} from "../lib/socket.js";
 import {
   boardPoint,
   drawBoard,
@@ -36,13 +36,6 @@ import {
   spotOf,
 } from "../square/geometry.js";
 import {nameOf, outcomeText, turnText, winnersText, withNames} from "../square/text.js";
-
-const CONNECTION = {
-  connecting: "Connecting…",
-  live: "Live",
-  reconnecting: "Reconnecting…",
-  closed: "Disconnected",
-};
 
 function readJson(id) {
   return JSON.parse(document.getElementById(id).textContent);
@@ -534,10 +527,7 @@ function start(root) {
       pending = false;
       refused(message.detail);
     },
-    status: (state) => {
-      ui.connection.dataset.state = state;
-      ui.connection.textContent = CONNECTION[state] || state;
-    },
+    status: (state) => showStatus(ui.connection, state),
   });
 
   render();

@@ -12,7 +12,7 @@ import {cells, onLayoutChange, render} from "../lib/board.js";
 import {deck} from "../lib/cards.js";
 import {clock, plural} from "../lib/format.js";
 import {ranked, renderScores} from "../lib/scores.js";
-import {GameSocket} from "../lib/socket.js";
+import {GameSocket, showStatus} from "../lib/socket.js";
 import {tellOthers} from "../set/news.js";
 
 const cfg = JSON.parse(document.getElementById("table-config").textContent);
@@ -388,18 +388,6 @@ function tick() {
   }
 }
 
-const CONNECTION_LABELS = {
-  connecting: "Connecting…",
-  live: "Live",
-  reconnecting: "Reconnecting…",
-  closed: "Disconnected",
-};
-
-function setConnection(state) {
-  el.connection.textContent = CONNECTION_LABELS[state] || state;
-  el.connection.setAttribute("data-state", state);
-}
-
 // --- joining ---------------------------------------------------------------------------------
 
 async function join(name) {
@@ -424,7 +412,7 @@ const socket = new GameSocket(cfg.ws_url, {
   state: onState,
   result: onResult,
   error: onError,
-  status: setConnection,
+  status: (state) => showStatus(el.connection, state),
 });
 
 el.board.addEventListener("click", (event) => {
