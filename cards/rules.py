@@ -3,9 +3,10 @@
 The platform keeps states as JSON-able dicts; the engine works on typed, frozen states
 (`cards.engine.table.TableState`). This adapter converts at the boundary: a dict it is given is
 read with `TableState.from_json`, a state it returns is drawn with `TableState.to_json`. The
-platform passes back the very dict it was given by the last move, so the adapter remembers the
-typed state of each dict it returned or read (`table_state`), and a move on the newest state of
-a game reads nothing: only the parts the move changed are drawn again.
+platform passes back the very dict it was given by the last move, so a dict this adapter returns
+is a `StoredState`, the JSON form carrying its typed state: a move on the newest state of a game
+reads nothing, and only the parts the move changed are drawn again. A dict read elsewhere (from
+the database) is read once and its typed state remembered by the dict's id (`table_state`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,27 @@ from games.rules import Result, register
 
 RULE_SETS = {"declare": DeclareRules(), "classic": ClassicRules()}
 
-# The typed state of each dict this process returned or read lately, by the dict's id: an entry
+
+class StoredState(dict):
+    """A state as the platform stores it (its JSON form, a plain dict to every reader and
+    serialiser) with the typed state it is the form of, ``typed``, so the next move on it needs
+    no reading and no look-up. Like every state, it is never changed in place."""
+
+    __slots__ = ("typed",)
+
+    typed: TableState
+
+
+def stored(state: TableState, like: tuple[TableState, dict] | None = None) -> StoredState:
+    """Return the JSON form of ``state`` carrying ``state`` (see `TableState.to_json` for
+    ``like``)."""
+    data = StoredState(state.to_json(like=like))
+    data.typed = state
+    return data
+
+
+# The typed state of each dict read lately that this adapter did not return, by the dict's id
+# (the platform reads a game once, then passes the same dict until its first move): an entry
 # holds the dict itself, so its id cannot be given to another dict while the entry is kept. As
 # many as games.runtime keeps heads (a server follows some hundreds of games); the oldest entry
 # goes first.
@@ -46,6 +67,8 @@ def table_state(data: dict) -> TableState:
     States are never changed in place (the platform's rules contract), so the typed state of a
     dict seen before is still its own.
     """
+    if type(data) is StoredState:
+        return data.typed
     entry = _known.get(id(data))
     if entry is not None and entry[0] is data:
         return entry[1]
@@ -61,9 +84,7 @@ def _stored(state: TableState, before: TableState, before_data: dict) -> dict:
     """Return the JSON form of ``state``, the result of a move on ``before`` (``before_data``)."""
     if state is before:
         return before_data
-    data = state.to_json(like=(before, before_data))
-    remember(data, state)
-    return data
+    return stored(state, (before, before_data))
 
 
 # What the rules read of each action: the log keeps that, not whatever else was sent.
@@ -111,10 +132,9 @@ class SetTable:
 
     def new(self, *, options: dict, seed: int, now_ms: int) -> dict:
         engine_options = {k: v for k, v in options.items() if k != "rules"}
-        state = self.engine(options).new_state(options=engine_options, seed=seed, now_ms=now_ms)
-        data = state.to_json()
-        remember(data, state)
-        return data
+        return stored(
+            self.engine(options).new_state(options=engine_options, seed=seed, now_ms=now_ms)
+        )
 
     def join(self, state: dict, name: str, now_ms: int) -> Result:
         return self.apply(state, name, {"type": "join"}, now_ms)
@@ -146,7 +166,7 @@ class SetTable:
         return "active" if typed.players else "waiting"
 
     def scores(self, state: dict) -> dict[str, int]:
-        return dict(table_state(state).scores)
+        return table_state(state).scores.copy()  # a read-only view's copy: a dict
 
     def describe(self, options: dict) -> str:
         """A short description for lists: rule set, attributes, deck.

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from urllib.parse import unquote
 
 from cards.engine.errors import SetError
@@ -212,20 +213,32 @@ def board_text(state: DeclareState, player: str | None) -> str:
     up ONE/RED/OPEN/SQUIGGLE
     """
     board = state.board
-    cols = len(board[0]) if board else 0
     declaring = state.declaring
     mine = declaring is not None and player is not None and declaring.declarer == player
     if declaring is None:
         declare = "none"
     else:
         declare = f"{'my' if mine else 'up'} {declaring.deadline}"
-    picks = set(declaring.picks) if mine else set()
-    text = texts(state.attributes)
-    lines = [f"{len(board)}x{cols}", declare]
-    for r, row in enumerate(board):
-        for c, card in enumerate(row):
-            lines.append(f"{'my' if (r, c) in picks else 'up'} {text[card]}")
-    return "".join(line + "\n" for line in lines)
+    up, my = _card_lines(state.attributes)
+    if mine and declaring.picks:
+        picks = declaring.picks
+        lines = [
+            my[card] if (r, c) in picks else up[card]
+            for r, row in enumerate(board)
+            for c, card in enumerate(row)
+        ]
+    else:
+        lines = [up[card] for row in board for card in row]
+    return f"{len(board)}x{len(board[0]) if board else 0}\n{declare}\n" + "".join(lines)
+
+
+@cache
+def _card_lines(attributes: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Return each card's BOARD line, by code: as not picked ("up") and as picked ("my")."""
+    return (
+        tuple(f"up {text}\n" for text in texts(attributes)),
+        tuple(f"my {text}\n" for text in texts(attributes)),
+    )
 
 
 def scores_text(state: TableState) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import orjson
 import pytest
 
 from cards.engine.table import DeclareState, TableState
@@ -34,6 +35,34 @@ def test_a_move_that_changes_nothing_returns_the_same_dict():
     # The parts the move did not change are shared with the dict before it; both stay whole.
     assert moved["deck"] is joined["deck"]
     assert moved == TableState.from_json(json.loads(json.dumps(moved))).to_json()
+
+
+@pytest.mark.parametrize("rules_option", ["declare", "classic"])
+def test_a_stored_state_is_a_plain_dict_to_json_and_lends_its_parts_to_the_next_move(
+    rules_option,
+):
+    rules = SetTable()
+    stored = rules.new(options=rules.options({"rules": rules_option}), seed=5, now_ms=T)
+    joined = rules.join(stored, "ann", T).state
+    assert orjson.dumps(joined) == orjson.dumps(dict(joined))
+    assert json.dumps(joined) == json.dumps(dict(joined))
+    moved = rules.apply(joined, "ann", {"type": "hint"}, T + 10).state
+    assert moved["hints"]["ann"] and not joined["hints"]
+    assert moved["deck"] is joined["deck"] and moved["board"] is joined["board"]
+    assert list(moved) == list(stored)
+
+
+def test_a_state_read_back_lends_its_parts_only_in_the_stored_key_order():
+    rules = SetTable()
+    stored = rules.new(options=rules.options({"rules": "declare"}), seed=3, now_ms=T)
+    joined = rules.join(stored, "ann", T).state
+    read = json.loads(json.dumps(joined))  # as SQLite gives it back
+    moved = rules.apply(read, "ann", {"type": "declare"}, T + 5).state
+    assert moved["deck"] is read["deck"] and moved["declarer"] == "ann"
+    reordered = dict(sorted(read.items()))  # as PostgreSQL's jsonb gives it back
+    moved_again = rules.apply(reordered, "ann", {"type": "declare"}, T + 5).state
+    assert moved_again["deck"] is not reordered["deck"]
+    assert json.dumps(moved_again) == json.dumps(moved)  # drawn whole, keys in stored order
 
 
 @pytest.mark.parametrize(

@@ -3,10 +3,10 @@
 `DeclareState` and `ClassicState` hold one table each, for the two rule sets; what both keep
 (the deck, the players and their scores, presence, tallies and hints, the end) is their base
 `TableState`. Cards are int codes (see `cards.engine.table.codes`); a player is their name.
-Nothing here changes: a rule builds the next state with `dataclasses.replace`, and a new tuple
-or mapping only for what the move changed, so the rest is shared with the state before. The
-per-player mappings are read-only (`types.MappingProxyType`); `with_entry` and `without_entry`
-make changed copies.
+Nothing here changes: a rule builds the next state with `TableState.evolve` (as
+`dataclasses.replace` does), and a new tuple or mapping only for what the move changed, so the
+rest is shared with the state before. The per-player mappings are read-only
+(`types.MappingProxyType`); `with_entry` and `without_entry` make changed copies.
 
 The JSON form (`TableState.to_json`, `TableState.from_json`) is the dict of card texts that the
 platform stores; its keys, their order and the card texts are those of every state stored
@@ -168,7 +168,7 @@ class Declaring:
         return Declaring(self.declarer, self.deadline, queue, self.picks)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class TableState:
     """Hold what both rule sets keep of a table.
 
@@ -182,6 +182,7 @@ class TableState:
     """
 
     rules: ClassVar[RuleSet]
+    _json_keys: ClassVar[list[str]]
 
     attributes: int
     away_ms: int
@@ -203,15 +204,29 @@ class TableState:
         raise NotImplementedError
 
     def evolve(self: S, **changes: Any) -> S:
-        """Return a copy of this state with ``changes``: `dataclasses.replace`, three times as
-        fast (a move replaces a state once or twice, and every move counts).
+        """Return a copy of this state with ``changes``, as `dataclasses.replace` does, but a
+        few times as fast: the new state's attributes are the old ones' dict, copied at once
+        with the changes (a move replaces a state once or twice, and every move counts; for
+        this the state classes keep their attributes in a dict, not in slots).
 
         >>> from cards.engine.table import DeclareRules
         >>> state = DeclareRules.new_state(seed=1)
         >>> state.evolve(votes=("ann",)) == dataclasses.replace(state, votes=("ann",))
         True
+        >>> state.evolve(vote=("ann",))
+        Traceback (most recent call last):
+        ...
+        TypeError: DeclareState has no field vote
         """
-        return _EVOLVERS[type(self)](self, changes)
+        if not changes.keys() <= _FIELDS[type(self)]:
+            unknown = ", ".join(sorted(set(changes) - _FIELDS[type(self)]))
+            raise TypeError(f"{type(self).__name__} has no field {unknown}")
+        new = _new(type(self))
+        # Set as the frozen class's own __init__ sets its fields. A dict built afresh, not a
+        # copy of the old one (which may share its keys with the class), is one whose entries
+        # Python reads as quickly as slots.
+        _set(new, "__dict__", {**self.__dict__, **changes})
+        return new
 
     def __copy__(self) -> TableState:
         """Return the state itself: nothing in it ever changes."""
@@ -228,12 +243,53 @@ class TableState:
     def to_json(self, like: tuple[TableState, dict] | None = None) -> dict[str, Any]:
         """Return the state as the platform stores it: a new JSON-able dict of card texts.
 
-        ``like`` is an earlier state and the JSON this method returned for it: whatever part the
-        two states share (the same object, as `evolve` keeps it) takes its JSON
-        from there instead of being drawn again, so a move that changed one part of a table
-        converts that part only. The JSON returned is never changed by anyone, so parts of it
-        may be shared by several such dicts.
+        ``like`` is an earlier state and its JSON form (as this method returned it, or as stored
+        and read back): the dict returned is then a copy of that JSON with only the parts the
+        two states do not share (the same object, as `evolve` keeps it) drawn again, so a move
+        that changed one part of a table converts that part only. A form whose keys are not this
+        method's, in its order, lends nothing: the whole state is drawn. The JSON returned is
+        never changed by anyone, so parts of it may be shared by several such dicts.
         """
+        text = texts(self.attributes).__getitem__
+        if like is None:
+            return self._drawn(text)
+        before, old = like
+        if (
+            type(before) is not type(self)
+            or before.attributes != self.attributes
+            or [*old] != self._json_keys
+        ):
+            return self._drawn(text)
+        data = old.copy()
+        data["away_ms"] = self.away_ms
+        data["created_ms"] = self.created_ms
+        if self.deck is not before.deck:
+            data["deck"] = list(map(text, self.deck))
+        if self.taken is not before.taken:
+            data["taken"] = list(map(text, self.taken))
+        if self.players is not before.players:
+            data["players"] = list(self.players)
+        if self.scores is not before.scores:
+            data["scores"] = self.scores.copy()  # type: ignore[attr-defined]
+        if self.last_seen is not before.last_seen:
+            data["last_seen"] = self.last_seen.copy()  # type: ignore[attr-defined]
+        if self.hints is not before.hints:
+            data["hints"] = _hints_json(self.hints, text)
+        if self.hinted_cards is not before.hinted_cards:
+            data["hinted_cards"] = _hinted_json(self.hinted_cards, text)
+        if self.tally is not before.tally:
+            data["tally"] = _tally_json(self.tally)
+        data["over"] = self.over
+        data["ended_ms"] = self.ended_ms
+        self._redraw(data, before, text)
+        return data
+
+    def _drawn(self, text: Callable[[int], str]) -> dict[str, Any]:
+        """Return the whole JSON form, every part drawn."""
+        raise NotImplementedError
+
+    def _redraw(self, data: dict[str, Any], before: Any, text: Callable[[int], str]) -> None:
+        """Draw into ``data`` (``before``'s JSON) this rule set's own parts that changed."""
         raise NotImplementedError
 
     @staticmethod
@@ -313,7 +369,19 @@ def _tally_json(tally: Mapping[str, Tally]) -> dict[str, dict[str, int]]:
     return {name: counts.to_json() for name, counts in tally.items()}
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+def _declaring_json(declaring: Declaring | None) -> tuple[str | None, int | None, list, list]:
+    """Return the stored ``declarer``, ``deadline``, ``queue`` and ``picks`` of a declare."""
+    if declaring is None:
+        return None, None, [], []
+    return (
+        declaring.declarer,
+        declaring.deadline,
+        list(declaring.queue),
+        list(map(list, declaring.picks)),
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
 class DeclareState(TableState):
     """Hold a "declare" table (see `cards.engine.table.DeclareRules`).
 
@@ -324,6 +392,31 @@ class DeclareState(TableState):
     """
 
     rules: ClassVar[RuleSet] = RuleSet.DECLARE
+    #: The keys of the JSON form, in order.
+    _json_keys: ClassVar[list[str]] = [
+        "rules",
+        "attributes",
+        "default_cols",
+        "declare_ms",
+        "away_ms",
+        "created_ms",
+        "board",
+        "deck",
+        "taken",
+        "players",
+        "scores",
+        "votes",
+        "last_seen",
+        "declarer",
+        "deadline",
+        "queue",
+        "picks",
+        "hints",
+        "hinted_cards",
+        "tally",
+        "over",
+        "ended_ms",
+    ]
 
     default_cols: int
     declare_ms: int
@@ -341,18 +434,8 @@ class DeclareState(TableState):
         """Return the board's column count (0 for a finished, empty 3x0 board)."""
         return len(self.board[0])
 
-    def to_json(self, like: tuple[TableState, dict] | None = None) -> dict[str, Any]:
-        """Return the stored form (see `TableState.to_json`)."""
-        b, old = like if like is not None and type(like[0]) is DeclareState else (None, {})
-        text = texts(self.attributes).__getitem__
-        if b is not None and b.declaring is self.declaring:  # type: ignore[attr-defined]
-            declarer, deadline, queue, picks = (old[key] for key in _DECLARING_KEYS)
-        elif self.declaring is None:
-            declarer, deadline, queue, picks = None, None, [], []
-        else:
-            declaring = self.declaring
-            declarer, deadline = declaring.declarer, declaring.deadline
-            queue, picks = list(declaring.queue), [[r, c] for r, c in declaring.picks]
+    def _drawn(self, text: Callable[[int], str]) -> dict[str, Any]:
+        declarer, deadline, queue, picks = _declaring_json(self.declaring)
         return {
             "rules": self.rules.value,
             "attributes": self.attributes,
@@ -360,57 +443,39 @@ class DeclareState(TableState):
             "declare_ms": self.declare_ms,
             "away_ms": self.away_ms,
             "created_ms": self.created_ms,
-            "board": (
-                old["board"]
-                if b is not None and b.board is self.board  # type: ignore[attr-defined]
-                else [list(map(text, row)) for row in self.board]
-            ),
-            "deck": old["deck"]
-            if b is not None and b.deck is self.deck
-            else list(map(text, self.deck)),
-            "taken": (
-                old["taken"]
-                if b is not None and b.taken is self.taken
-                else list(map(text, self.taken))
-            ),
-            "players": (
-                old["players"]
-                if b is not None and b.players is self.players
-                else list(self.players)
-            ),
-            "scores": old["scores"]
-            if b is not None and b.scores is self.scores
-            else dict(self.scores),
-            "votes": (
-                old["votes"]
-                if b is not None and b.votes is self.votes  # type: ignore[attr-defined]
-                else list(self.votes)
-            ),
-            "last_seen": (
-                old["last_seen"]
-                if b is not None and b.last_seen is self.last_seen
-                else dict(self.last_seen)
-            ),
+            "board": [list(map(text, row)) for row in self.board],
+            "deck": list(map(text, self.deck)),
+            "taken": list(map(text, self.taken)),
+            "players": list(self.players),
+            "scores": self.scores.copy(),  # type: ignore[attr-defined]
+            "votes": list(self.votes),
+            "last_seen": self.last_seen.copy(),  # type: ignore[attr-defined]
             "declarer": declarer,
             "deadline": deadline,
             "queue": queue,
             "picks": picks,
-            "hints": (
-                old["hints"]
-                if b is not None and b.hints is self.hints
-                else _hints_json(self.hints, text)
-            ),
-            "hinted_cards": (
-                old["hinted_cards"]
-                if b is not None and b.hinted_cards is self.hinted_cards
-                else _hinted_json(self.hinted_cards, text)
-            ),
-            "tally": old["tally"]
-            if b is not None and b.tally is self.tally
-            else _tally_json(self.tally),
+            "hints": _hints_json(self.hints, text),
+            "hinted_cards": _hinted_json(self.hinted_cards, text),
+            "tally": _tally_json(self.tally),
             "over": self.over,
             "ended_ms": self.ended_ms,
         }
+
+    def _redraw(
+        self, data: dict[str, Any], before: DeclareState, text: Callable[[int], str]
+    ) -> None:
+        data["default_cols"] = self.default_cols
+        data["declare_ms"] = self.declare_ms
+        if self.board is not before.board:
+            data["board"] = [list(map(text, row)) for row in self.board]
+        if self.votes is not before.votes:
+            data["votes"] = list(self.votes)
+        if self.declaring is not before.declaring:
+            declarer, deadline, queue, picks = _declaring_json(self.declaring)
+            data["declarer"] = declarer
+            data["deadline"] = deadline
+            data["queue"] = queue
+            data["picks"] = picks
 
     @classmethod
     def _read(cls, data: Mapping[str, Any], codes: _Codes) -> DeclareState:
@@ -439,7 +504,7 @@ class DeclareState(TableState):
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class ClassicState(TableState):
     """Hold a "classic" table (see `cards.engine.classic.ClassicRules`).
 
@@ -449,6 +514,26 @@ class ClassicState(TableState):
     """
 
     rules: ClassVar[RuleSet] = RuleSet.CLASSIC
+    #: The keys of the JSON form, in order.
+    _json_keys: ClassVar[list[str]] = [
+        "rules",
+        "attributes",
+        "board_size",
+        "away_ms",
+        "created_ms",
+        "board",
+        "deck",
+        "taken",
+        "players",
+        "scores",
+        "last_seen",
+        "locked",
+        "hints",
+        "hinted_cards",
+        "tally",
+        "over",
+        "ended_ms",
+    ]
 
     board_size: int
     board: tuple[int, ...]
@@ -459,63 +544,35 @@ class ClassicState(TableState):
         """Return the board's cards by position."""
         return self.board
 
-    def to_json(self, like: tuple[TableState, dict] | None = None) -> dict[str, Any]:
-        """Return the stored form (see `TableState.to_json`)."""
-        b, old = like if like is not None and type(like[0]) is ClassicState else (None, {})
-        text = texts(self.attributes).__getitem__
+    def _drawn(self, text: Callable[[int], str]) -> dict[str, Any]:
         return {
             "rules": self.rules.value,
             "attributes": self.attributes,
             "board_size": self.board_size,
             "away_ms": self.away_ms,
             "created_ms": self.created_ms,
-            "board": (
-                old["board"]
-                if b is not None and b.board is self.board  # type: ignore[attr-defined]
-                else list(map(text, self.board))
-            ),
-            "deck": old["deck"]
-            if b is not None and b.deck is self.deck
-            else list(map(text, self.deck)),
-            "taken": (
-                old["taken"]
-                if b is not None and b.taken is self.taken
-                else list(map(text, self.taken))
-            ),
-            "players": (
-                old["players"]
-                if b is not None and b.players is self.players
-                else list(self.players)
-            ),
-            "scores": old["scores"]
-            if b is not None and b.scores is self.scores
-            else dict(self.scores),
-            "last_seen": (
-                old["last_seen"]
-                if b is not None and b.last_seen is self.last_seen
-                else dict(self.last_seen)
-            ),
-            "locked": (
-                old["locked"]
-                if b is not None and b.locked is self.locked  # type: ignore[attr-defined]
-                else list(self.locked)
-            ),
-            "hints": (
-                old["hints"]
-                if b is not None and b.hints is self.hints
-                else _hints_json(self.hints, text)
-            ),
-            "hinted_cards": (
-                old["hinted_cards"]
-                if b is not None and b.hinted_cards is self.hinted_cards
-                else _hinted_json(self.hinted_cards, text)
-            ),
-            "tally": old["tally"]
-            if b is not None and b.tally is self.tally
-            else _tally_json(self.tally),
+            "board": list(map(text, self.board)),
+            "deck": list(map(text, self.deck)),
+            "taken": list(map(text, self.taken)),
+            "players": list(self.players),
+            "scores": self.scores.copy(),  # type: ignore[attr-defined]
+            "last_seen": self.last_seen.copy(),  # type: ignore[attr-defined]
+            "locked": list(self.locked),
+            "hints": _hints_json(self.hints, text),
+            "hinted_cards": _hinted_json(self.hinted_cards, text),
+            "tally": _tally_json(self.tally),
             "over": self.over,
             "ended_ms": self.ended_ms,
         }
+
+    def _redraw(
+        self, data: dict[str, Any], before: ClassicState, text: Callable[[int], str]
+    ) -> None:
+        data["board_size"] = self.board_size
+        if self.board is not before.board:
+            data["board"] = list(map(text, self.board))
+        if self.locked is not before.locked:
+            data["locked"] = list(self.locked)
 
     @classmethod
     def _read(cls, data: Mapping[str, Any], codes: _Codes) -> ClassicState:
@@ -527,34 +584,10 @@ class ClassicState(TableState):
         )
 
 
-def _evolver(cls: type[S]) -> Callable[[S, dict[str, Any]], S]:
-    """Build the body of `TableState.evolve` for one state class.
-
-    It is `dataclasses.replace` written out for the class's fields: a new instance, each field
-    set from the changes or else from the state. Frozen instances are set as their generated
-    ``__init__`` sets them, with ``object.__setattr__``.
-    """
-    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
-    lines = [
-        f"    set_(new, {name!r}, changes[{name!r}] if {name!r} in changes else self.{name})"
-        for name in names
-    ]
-    source = "\n".join(
-        [
-            "def evolve(self, changes):",
-            "    if not changes.keys() <= known:",
-            "        unknown = ', '.join(sorted(set(changes) - known))",
-            f"        raise TypeError(f'{cls.__name__} has no field {{unknown}}')",
-            "    new = new_(cls)",
-            *lines,
-            "    return new",
-        ]
-    )
-    scope = {"new_": object.__new__, "set_": object.__setattr__, "cls": cls, "known": set(names)}
-    exec(source, scope)  # noqa: S102 - our own text, as dataclasses builds __init__
-    return scope["evolve"]
-
-
-_EVOLVERS = {cls: _evolver(cls) for cls in (DeclareState, ClassicState)}
-_DECLARING_KEYS = ("declarer", "deadline", "queue", "picks")
+_FIELDS = {
+    cls: frozenset(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    for cls in (DeclareState, ClassicState)
+}
+_new = object.__new__
+_set = object.__setattr__
 _KINDS: dict[str, type[TableState]] = {"declare": DeclareState, "classic": ClassicState}
