@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from cards.engine.errors import CardError, RepeatedCardError
@@ -268,12 +269,13 @@ def all_cards(attributes: int = 4) -> tuple[Card, ...]:
         raise CardError(f"a card has 3, 4 or 5 attributes, not {attributes!r}") from None
 
 
+@cache
 def deck_table(attributes: int = 4, *, key: str = "protocol") -> dict[str, list[str]]:
     """Describe a whole deck for a page: each card's ``key`` text -> [digits, phrase].
 
     Pages draw cards from their digits and say them with their phrase; they get both from here
     rather than knowing card names themselves. ``key`` is ``"protocol"`` (the Set table's texts)
-    or ``"digits"`` (Set War's).
+    or ``"digits"`` (Set War's). Made once per deck and shared: read it, never change it.
 
     >>> deck_table(3)["ONE/RED/SOLID/SQUIGGLE"]
     ['000', 'one red solid squiggle']
