@@ -129,8 +129,8 @@ def name_set(request):
         context = _lobby_context(request, errors={"name": str(error)})
         context["name_value"] = (request.POST.get("name") or "")[:40]
         return render(request, "lobby.html", context, status=400)
-    session_player_save(request, name)
-    messages.success(request, f"You play as {name}.")
+    player = session_player_save(request, name)
+    messages.success(request, f"You play as {player.name}.")
     return redirect(target)
 
 

@@ -16,6 +16,8 @@ urlpatterns = [
     # Browsers ask for /favicon.ico on documents that name no icon (the JSON API, /healthz).
     path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
+    # Accounts (django-allauth): sign up, log in, log out, change password.
+    path("accounts/", include("allauth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/", include("cards.urls")),
@@ -27,5 +29,5 @@ urlpatterns = [
     re_path(r"^(?:look|declare|pick|add|watch|tables)(?:/[\s\S]*)?$", protocol.dispatch),
     re_path(r"^scores[\s\S]*$", protocol.dispatch),
     # Any other path outside the app's own sections answers like the original server.
-    re_path(r"^(?!admin|api/|static/|ws/)[\s\S]+$", protocol.unknown),
+    re_path(r"^(?!admin|accounts/|api/|static/|ws/)[\s\S]+$", protocol.unknown),
 ]

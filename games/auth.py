@@ -62,11 +62,51 @@ class SeatTokenScheme(OpenApiAuthenticationExtension):
         }
 
 
+def _account(request):
+    """The signed-in account of a request (a Django or a DRF request), or None for a guest. The
+    Django request's own user is read: DRF's would run the API's authenticators again."""
+    user = getattr(getattr(request, "_request", request), "user", None)
+    return user if user is not None and user.is_authenticated else None
+
+
 def session_player(request) -> Player | None:
+    """The browser's player: a guest's is named by the session; a signed-in account's is the one
+    this browser played with, or the account's first."""
     player_id = request.session.get(SESSION_PLAYER_KEY) if hasattr(request, "session") else None
-    if not player_id:
-        return None
-    return Player.objects.filter(pk=player_id).first()
+    account = _account(request)
+    if account is None:
+        if not player_id:
+            return None
+        # A player that belongs to an account acts only for a browser signed in to it.
+        return Player.objects.filter(pk=player_id, user__isnull=True).first()
+    player = Player.objects.filter(pk=player_id, user=account).first() if player_id else None
+    if player is None:
+        player = Player.objects.filter(user=account).order_by("pk").first()
+        if player is not None:
+            request.session[SESSION_PLAYER_KEY] = player.pk
+    return player
+
+
+def session_player_claim(request, user) -> Player | None:
+    """Give the browser's guest player, with its seats, to the account that just signed in;
+    a browser with no guest player plays as the account's first player from now on."""
+    player_id = request.session.get(SESSION_PLAYER_KEY)
+    guest = (
+        Player.objects.filter(pk=player_id, user__isnull=True, is_computer=False).first()
+        if player_id
+        else None
+    )
+    if guest is not None:
+        guest.user = user
+        guest.name = user.get_username()
+        guest.save(update_fields=["user", "name"])
+        return guest
+    player = Player.objects.filter(user=user).order_by("pk").first()
+    if player is None:
+        request.session.pop(SESSION_PLAYER_KEY, None)
+    else:
+        request.session[SESSION_PLAYER_KEY] = player.pk
+    return player
 
 
 def session_player_for_write(request) -> Player | None:
@@ -79,12 +119,18 @@ def session_player_for_write(request) -> Player | None:
 
 
 def session_player_save(request, name: str) -> Player:
-    """Name the browser's player: create it and remember it in the session, or rename it."""
+    """Name the browser's player: create it and remember it in the session, or rename it. A
+    signed-in account plays under its own name."""
+    account = _account(request)
+    if account is not None:
+        name = account.get_username()
     player = session_player(request)
     if player is None:
         if not request.session.session_key:
             request.session.save()
-        player = Player.objects.create(name=name, session_key=request.session.session_key)
+        player = Player.objects.create(
+            name=name, session_key=request.session.session_key, user=account
+        )
         request.session[SESSION_PLAYER_KEY] = player.pk
     elif player.name != name:
         player.name = name

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import grimp
 
-PACKAGES = ("config", "games", "cards", "squaregame")
+PACKAGES = ("config", "games", "accounts", "cards", "squaregame")
 
 
 def cycles(graph) -> list[list[str]]:

@@ -71,6 +71,8 @@ OUR_PAGES = [
     "/games/{set}/replay/",
     "/games/{square}/replay/",
     "/square/{square}/",
+    "/accounts/signup/",
+    "/accounts/login/",
 ]
 
 
@@ -108,4 +110,20 @@ def test_the_api_docs_and_the_admin_break_no_policy(site):
     ):
         page.goto(server.url + path.format(**ids))
         page.wait_for_load_state("networkidle")
+    assert not violations, "\n".join(violations)
+
+
+def test_the_account_pages_of_a_signed_in_account_break_no_policy(site):
+    server, ids, page, blank, violations = site
+    violations.clear()
+    page.goto(server.url + "/accounts/login/")
+    if page.locator("#id_login").count():  # not yet signed in by an earlier test
+        page.fill("#id_login", "root")
+        page.fill("#id_password", "x" * 12)
+        page.click("form.account-form button[type=submit]")
+        page.wait_for_selector(".account-name")
+    for path in ("/accounts/password/change/", "/accounts/logout/"):
+        page.goto(server.url + path)
+        page.wait_for_load_state("networkidle")
+        assert not set(page.evaluate("Object.keys(window)")) - blank
     assert not violations, "\n".join(violations)
