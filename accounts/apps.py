@@ -8,3 +8,8 @@ class AccountsConfig(AppConfig):
     def ready(self):
         # Connect the receivers that hand a browser's guest player to the account it signs in to.
         from accounts import signals  # noqa: F401
+        from accounts.tokens import token_account
+        from games.auth import register_account_tokens
+
+        # The platform reads "Authorization: Bearer" itself and asks here whose token it is.
+        register_account_tokens(token_account)

@@ -18,8 +18,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # Accounts (django-allauth): sign up, log in, log out, change password.
     path("accounts/", include("allauth.urls")),
+    path("accounts/", include("accounts.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/", include("accounts.api_urls")),
     path("api/", include("cards.urls")),
     path("api/", include("squaregame.urls")),
     # Last under /api/: its catch-all answers any other address with a JSON 404.

@@ -18,7 +18,12 @@ from rest_framework.views import APIView
 
 from games import limits, runtime, selectors, services
 from games import serializers as s
-from games.auth import SeatTokenAuthentication, acting_seat, session_player_for_write
+from games.auth import (
+    BearerAuthentication,
+    SeatTokenAuthentication,
+    acting_seat,
+    joining_player,
+)
 from games.errors import Forbidden
 from games.models import Game
 from games.schema import (
@@ -31,7 +36,7 @@ from games.schema import (
     TOKEN_RESPONSES,
 )
 
-AUTH = [SeatTokenAuthentication, SessionAuthentication]
+AUTH = [SeatTokenAuthentication, BearerAuthentication, SessionAuthentication]
 NOT_FOUND = {**NOT_FOUND_RESPONSES, **TOKEN_RESPONSES}
 """Every view that reads a seat token may also answer 401 for a token that is not valid."""
 
@@ -74,14 +79,18 @@ def created_answer(made) -> dict:
 
 def join_game(game_id, data, client: str | None, player=None) -> dict:
     """Seat a player: the body's checks, then the client's join is counted, then the rules
-    (services.join); the token, the seat and the game. `player` is a browser's, if any."""
+    (services.join); the token, the seat and the game. `player` is a browser's or an account
+    token's, if any."""
     game_id = selectors.game_id_of(game_id)
     checked = s.JoinRequest(data=data)
     checked.is_valid(raise_exception=True)
+    name = checked.validated_data["name"]
+    if player is not None and player.user_id is not None:
+        name = player.name  # an account plays under its own name, as on the pages
     written = services.run(
         services.join(
             game_id=game_id,
-            name=checked.validated_data["name"],
+            name=name,
             player_id=player.pk if player is not None else None,
             client=client,
         )
@@ -193,7 +202,11 @@ class JoinView(APIView):
     @extend_schema(
         tags=["Games"],
         summary="Join a game",
-        description="Returns the seat token: send it as 'Authorization: Token <token>' to act.",
+        description=(
+            "Returns the seat token: send it as 'Authorization: Token <token>' to act. With an "
+            "account's token ('Authorization: Bearer <token>') the seat is the account's, under "
+            "its own name, and that token acts for it too."
+        ),
         request=s.JoinRequest,
         responses={
             201: s.JoinOut,
@@ -204,7 +217,7 @@ class JoinView(APIView):
         },
     )
     def post(self, request, game_id: int):
-        player = session_player_for_write(request)
+        player = joining_player(request)
         answer = join_game(game_id, request.data, limits.client_address(request.META), player)
         return Response(answer, status=status.HTTP_201_CREATED)
 

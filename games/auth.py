@@ -1,6 +1,10 @@
-"""Who is acting: an API client by its seat token, a browser by its session."""
+"""Who is acting: an API client by its seat token or its account's token, a browser by its
+session."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
@@ -12,17 +16,46 @@ from games.selectors import game_id_of, game_row
 
 SESSION_PLAYER_KEY = "player_id"
 TOKEN_KEYWORD = "Token"
+BEARER_KEYWORD = "Bearer"
 
 
-def token_of(header: bytes | str | None) -> str | None:
-    """The token of an ``Authorization: Token <token>`` header (None: the header says no
-    such thing); every way in reads the header with this."""
+def scheme_of(header: bytes | str | None) -> str | None:
+    """The scheme of an Authorization header in lower case ("token", "bearer"), or None for no
+    header or an empty one."""
+    if isinstance(header, bytes):
+        header = header.decode("latin-1")
+    parts = header.split(None, 1) if header else []
+    return parts[0].lower() if parts else None
+
+
+def token_of(header: bytes | str | None, keyword: str = TOKEN_KEYWORD) -> str | None:
+    """The token of an ``Authorization: <keyword> <token>`` header, a seat's ("Token") unless
+    told (None: the header says no such thing); every way in reads the header with this."""
     if isinstance(header, bytes):
         header = header.decode("latin-1")
     parts = header.split() if header else []
-    if len(parts) != 2 or parts[0].lower() != TOKEN_KEYWORD.lower():
+    if len(parts) != 2 or parts[0].lower() != keyword.lower():
         return None
     return parts[1]
+
+
+@dataclass(frozen=True)
+class AccountGrant:
+    """What an account's token grants a request (DRF's `request.auth`): acting as the account."""
+
+    user: object
+
+
+# The accounts app says which account a personal token names (accounts.apps registers it): the
+# platform keeps no account's credentials and imports nothing of the accounts app.
+_account_of_token: Callable[[str], object] | None = None
+
+
+def register_account_tokens(resolver: Callable[[str], object]) -> None:
+    """Have `resolver(token)` find the account of an ``Authorization: Bearer`` token: it answers
+    the account, or raises AuthenticationFailed naming what is wrong (unknown, revoked)."""
+    global _account_of_token
+    _account_of_token = resolver
 
 
 class SeatTokenAuthentication(authentication.BaseAuthentication):
@@ -47,6 +80,44 @@ class SeatTokenAuthentication(authentication.BaseAuthentication):
 
     def authenticate_header(self, request):
         return self.keyword
+
+
+class BearerAuthentication(authentication.BaseAuthentication):
+    """`Authorization: Bearer <token>`: an account's personal token acts as that account."""
+
+    keyword = BEARER_KEYWORD
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request)
+        if scheme_of(header) != self.keyword.lower():
+            return None  # a seat token, a session, or nobody
+        token = token_of(header, self.keyword)
+        if token is None:
+            raise exceptions.AuthenticationFailed(
+                "Send the account token as 'Authorization: Bearer <token>'."
+            )
+        if _account_of_token is None:
+            raise exceptions.AuthenticationFailed("Account tokens are not accepted here.")
+        user = _account_of_token(token)
+        return (user, AccountGrant(user))
+
+    def authenticate_header(self, request):
+        return self.keyword
+
+
+class BearerScheme(OpenApiAuthenticationExtension):
+    target_class = "games.auth.BearerAuthentication"
+    name = "accountToken"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": (
+                "`Bearer <token>`: an account's personal token (made on /accounts/tokens/, by "
+                "`POST /api/auth/token` or `POST /api/accounts`); it acts as that account."
+            ),
+        }
 
 
 class SeatTokenScheme(OpenApiAuthenticationExtension):
@@ -109,6 +180,29 @@ def session_player_claim(request, user) -> Player | None:
     return player
 
 
+def account_player(user, *, create: bool = False) -> Player | None:
+    """The account's player (its first), made under the account's name when `create` is set;
+    a program acting by the account's token plays as it, as a signed-in browser does."""
+    player = Player.objects.filter(user=user).order_by("pk").first()
+    if player is None and create:
+        player = Player.objects.create(name=user.get_username(), user=user)
+    return player
+
+
+def _grant(request) -> AccountGrant | None:
+    auth = getattr(request, "auth", None)
+    return auth if isinstance(auth, AccountGrant) else None
+
+
+def joining_player(request) -> Player | None:
+    """Who a join through the API seats: an account's token seats the account's player (made
+    if need be); a browser, its session's player (with its CSRF token); anyone else, a new one."""
+    grant = _grant(request)
+    if grant is not None:
+        return account_player(grant.user, create=True)
+    return session_player_for_write(request)
+
+
 def session_player_for_write(request) -> Player | None:
     """The session's player for a write through the API (joining): like every session write,
     it needs the CSRF token; a client without a session (a token client) needs none."""
@@ -148,7 +242,15 @@ def acting_seat(request, game_id: int) -> store.SeatRef:
             return seat
         game_row(game_id)
         raise Forbidden("That seat token belongs to another game.")
-    player = session_player(request)
+    grant = _grant(request)
+    if grant is not None:
+        # The account's seat: any of its players' (a guest's games it kept are its own too).
+        players = Player.objects.filter(user=grant.user).order_by("pk").values_list("pk", flat=True)
+        for player_id in players:
+            seat = store.read("seat_of_player", game_id, player_id)
+            if seat is not None:
+                return seat
+    player = session_player(request) if grant is None else None
     if player is not None:
         seat = store.read("seat_of_player", game_id, player.pk)
         if seat is not None:

@@ -43,7 +43,10 @@ NOT_FOUND_RESPONSES = {
     404: error_response("No game with that id."),
 }
 TOKEN_RESPONSES = {
-    401: error_response("The seat token sent in 'Authorization: Token <token>' is not valid."),
+    401: error_response(
+        "The token sent is not valid: a seat's ('Authorization: Token <token>') or an "
+        "account's ('Authorization: Bearer <token>'), unknown or revoked."
+    ),
 }
 FORBIDDEN_RESPONSES = {
     403: error_response("You have no seat at this game."),

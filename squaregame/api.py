@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import limits, selectors, services
-from games.auth import SeatTokenAuthentication
+from games.auth import BearerAuthentication, SeatTokenAuthentication
 from games.errors import GameError, RuleError
 from games.models import Game
 from games.rules import get_rules
@@ -38,7 +38,7 @@ from squaregame.rules import MAX_SAVE_ENTRIES, SAVE_PLAYERS_DEFAULT, clean_save
 from squaregame.serializers import SAVE_BOARD_ENTRY, SAVE_MOVE_ENTRY
 
 TAGS = ["Square Game"]
-AUTH = [SeatTokenAuthentication, SessionAuthentication]
+AUTH = [SeatTokenAuthentication, BearerAuthentication, SessionAuthentication]
 
 SAMPLE_SAVE = {
     "board": [],

@@ -122,7 +122,7 @@ def test_the_account_pages_of_a_signed_in_account_break_no_policy(site):
         page.fill("#id_password", "x" * 12)
         page.click("form.account-form button[type=submit]")
         page.wait_for_selector(".account-name")
-    for path in ("/accounts/password/change/", "/accounts/logout/"):
+    for path in ("/accounts/password/change/", "/accounts/tokens/", "/accounts/logout/"):
         page.goto(server.url + path)
         page.wait_for_load_state("networkidle")
         assert not set(page.evaluate("Object.keys(window)")) - blank

@@ -109,7 +109,7 @@ def test_a_token_of_one_game_is_useless_at_another(client):
         ("Token ", {401}),
         ("Token a b", {401}),
         ("token " + "x" * 5000, {401}),
-        ("Bearer whatever", {403}),  # not a seat token: no seat
+        ("Bearer whatever", {401}),  # no account's token (issue 16): not valid
         ("Basic YWxpY2U6eA==", {401, 403}),
     ],
 )

@@ -1,0 +1,8 @@
+from django.urls import path
+
+from accounts import api
+
+urlpatterns = [
+    path("auth/token", api.AuthTokenView.as_view(), name="api-auth-token"),
+    path("accounts", api.AccountListView.as_view(), name="api-accounts"),
+]
