@@ -39,7 +39,8 @@ class AuthTokenView(APIView):
         summary="Get a personal token for an account",
         description=(
             "Checks the account's name and password and makes a new personal token named "
-            f'"{API_TOKEN_NAME}" (the account can revoke it on /accounts/tokens/).'
+            f'"{API_TOKEN_NAME}" (the account can revoke it on /accounts/tokens/). Counted with '
+            "joins in the client's rate limit, so passwords cannot be guessed at speed."
         ),
         auth=[],
         request=s.CredentialsRequest,
@@ -47,10 +48,12 @@ class AuthTokenView(APIView):
             200: s.TokenOut,
             **JSON_BODY_RESPONSES,
             401: error_response("No account has that name and password."),
+            **RATE_LIMITED_RESPONSES,
         },
     )
     def post(self, request):
         username, password = _credentials(request.data)
+        limits.check_join(request)
         user = authenticate(request._request, username=username, password=password)
         if user is None:
             raise exceptions.AuthenticationFailed("No account has that name and password.")

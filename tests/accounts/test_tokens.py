@@ -130,6 +130,23 @@ def test_making_accounts_is_rate_limited_like_joins(client, settings):
     assert not get_user_model().objects.filter(username="cid").exists()
 
 
+def test_guessing_passwords_is_rate_limited_like_joins(client, settings):
+    account(client, "ada")
+    settings.RATE_LIMIT_JOINS = "3/min"
+
+    def ask(password):  # from an address of its own: limits count per client address
+        body = {"username": "ada", "password": password}
+        return client.post(
+            "/api/auth/token", body, content_type="application/json", REMOTE_ADDR="10.7.7.7"
+        )
+
+    for _ in range(3):
+        assert ask("guess").status_code == 401
+    refused = ask(PASSWORD)
+    assert refused.status_code == 429 and refused["Retry-After"]
+    assert AccessToken.objects.count() == 1  # the one the account was made with
+
+
 def test_a_token_for_the_right_password_and_401_for_a_wrong_one(client):
     account(client, "ada")
     got = post(client, "/api/auth/token", {"username": "ada", "password": PASSWORD})
