@@ -1,23 +1,40 @@
-"""The accounts JSON API, for programs: make an account, and get a personal token for one."""
+"""The accounts JSON API, for programs: make an account, get a personal token for one, and
+download an account's finished games."""
 
 from __future__ import annotations
 
+import datetime
+import json
 import unicodedata
+from collections.abc import AsyncIterator, Iterator
 
+from asgiref.sync import sync_to_async
 from django.contrib.auth import authenticate, get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.handlers.asgi import ASGIRequest
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
-from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions, status
+from django.db.models import Q
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, negotiation, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import serializers as s
 from accounts.tokens import token_create
 from accounts.validators import validate_username
-from games import limits
-from games.errors import Conflict
-from games.schema import JSON_BODY, JSON_BODY_RESPONSES, RATE_LIMITED_RESPONSES, error_response
+from games import limits, selectors
+from games.errors import Conflict, NotFound
+from games.models import Game, Seat
+from games.schema import (
+    ERROR_RESPONSES,
+    JSON_BODY,
+    JSON_BODY_RESPONSES,
+    RATE_LIMITED_RESPONSES,
+    error_response,
+)
 
 TAGS = ["Accounts"]
 API_TOKEN_NAME = "api"
@@ -111,3 +128,123 @@ class AccountListView(APIView):
         return Response(
             {"username": user.get_username(), "token": token}, status=status.HTTP_201_CREATED
         )
+
+
+NDJSON = "application/x-ndjson"
+GAMES_PER_BATCH = 50
+EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+
+
+class AnyAccept(negotiation.DefaultContentNegotiation):
+    """The games come as NDJSON, an error as JSON, whatever the client's Accept header asks
+    (``Accept: application/x-ndjson`` is not refused with a 406)."""
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return renderers[0], renderers[0].media_type
+
+
+def _account(name: str):
+    """The account of that name, compared ignoring case as names are, or the not-found error."""
+    users = get_user_model()
+    # No account's name is that long or holds a NUL (PostgreSQL refuses one in a query).
+    if len(name) <= users._meta.get_field(users.USERNAME_FIELD).max_length and "\x00" not in name:
+        found = users.objects.filter(username__iexact=unicodedata.normalize("NFC", name)).first()
+        if found is not None:
+            return found
+    raise NotFound(f"There is no account named {name!r}.")
+
+
+def _finished_games(user, *, since_ms: int | None):
+    """The account's finished games, newest first: one of their seats is one of its players."""
+    games = Game.objects.filter(
+        status=Game.Status.OVER,
+        finished__isnull=False,
+        pk__in=Seat.objects.filter(player__user=user).values("game_id"),
+    )
+    if since_ms is not None:
+        games = games.filter(finished__gte=EPOCH + datetime.timedelta(milliseconds=since_ms))
+    return games.prefetch_related("seats").order_by("-finished", "-id")
+
+
+def _batches(games, limit: int | None) -> Iterator[list[str]]:
+    """The games' NDJSON lines, a batch of games at a time (at most `limit` games in all).
+
+    Each batch is a query of its own that starts after the last game sent (newest first, by
+    finish and id), so no cursor is held open between batches: under ASGI every request's sync
+    code shares one thread and its database connection (config.asgi), and other requests run
+    between two batches of a long download. Each game's moves are one query (game_export).
+    """
+    sent = 0
+    after = None
+    while limit is None or sent < limit:
+        batch = games
+        if after is not None:
+            finished, pk = after
+            batch = batch.filter(Q(finished__lt=finished) | Q(finished=finished, pk__lt=pk))
+        size = GAMES_PER_BATCH if limit is None else min(GAMES_PER_BATCH, limit - sent)
+        rows = list(batch[:size])
+        if not rows:
+            return
+        yield [
+            json.dumps(selectors.game_export(game, full=True), cls=DjangoJSONEncoder) + "\n"
+            for game in rows
+        ]
+        sent += len(rows)
+        after = (rows[-1].finished, rows[-1].pk)
+
+
+def _lines(games, limit: int | None) -> Iterator[str]:
+    for batch in _batches(games, limit):
+        yield from batch
+
+
+async def _alines(games, limit: int | None) -> AsyncIterator[str]:
+    """The lines for an ASGI server: Django would read a sync iterator whole before sending."""
+    batches = _batches(games, limit)
+    while True:
+        batch = await sync_to_async(next)(batches, None)
+        if batch is None:
+            return
+        for line in batch:
+            yield line
+
+
+class UserGamesView(APIView):
+    authentication_classes = []  # public, as the games and their exports are
+    content_negotiation_class = AnyAccept
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Download an account's finished games as NDJSON",
+        description=(
+            "Streams every finished game one of the account's players sat at, newest first (by "
+            "when it finished), as NDJSON: one game a line, each as "
+            "`GET /api/games/{game_id}/export` answers it (seed, options, state and the whole "
+            "move log). The account's name is compared ignoring case. The download is streamed, "
+            "so a year of games comes without the server holding it; an account without "
+            "finished games answers an empty body."
+        ),
+        auth=[],
+        parameters=[s.UserGamesQuery],
+        responses={
+            (200, NDJSON): OpenApiResponse(
+                OpenApiTypes.STR,
+                description="One game a line, each a JSON object as the game's export.",
+            ),
+            **ERROR_RESPONSES,
+            404: error_response("No account has that name."),
+        },
+    )
+    def get(self, request, name: str):
+        user = _account(name)
+        query = s.UserGamesQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        games = _finished_games(user, since_ms=query.validated_data.get("since"))
+        limit = query.validated_data.get("max")
+        if isinstance(request._request, ASGIRequest):
+            lines = _alines(games, limit)
+        else:
+            lines = _lines(games, limit)
+        response = StreamingHttpResponse(lines, content_type=NDJSON)
+        response["Content-Disposition"] = f'attachment; filename="games-{user.pk}.ndjson"'
+        return response

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from games.serializers import QueryIntegerField
+
 
 class CredentialsRequest(serializers.Serializer):
     username = serializers.CharField(
@@ -23,3 +25,23 @@ class TokenOut(serializers.Serializer):
 
 class AccountOut(TokenOut):
     username = serializers.CharField(help_text="The new account's name, as stored.")
+
+
+# The largest `since` a datetime can hold (the last millisecond of the year 9999, UTC).
+MAX_SINCE_MS = 253_402_300_799_999
+MAX_GAMES = 100_000
+
+
+class UserGamesQuery(serializers.Serializer):
+    max = QueryIntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_GAMES,
+        help_text=f"At most this many games, the newest (1 to {MAX_GAMES}; default: all).",
+    )
+    since = QueryIntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_SINCE_MS,
+        help_text="Only games finished at or after this moment, in Unix milliseconds.",
+    )
