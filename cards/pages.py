@@ -154,6 +154,7 @@ def table_create(request):
             options=table["options"],
             seed=table["seed"],
             is_open=table["is_open"],
+            rated=request.user.is_authenticated and request.POST.get("rated") == "on",
         )
         services.game_join(game_id=game.pk, player=player, name=player.name)
         for _ in range(table["computers"]):

@@ -184,5 +184,34 @@ class SetTable:
     def bot_actions(self, state: dict, name: str) -> list[dict] | None:
         return set_table_actions(table_state(state), name)
 
+    # Each rule set and number of attributes is a mode of its own: a 27-card game is not the
+    # 81-card one, and declaring is not claiming. The standard deck of 4 attributes has the
+    # short name.
+    rating_modes = (
+        "set-classic",
+        "set-declare",
+        "set-classic-3",
+        "set-declare-3",
+        "set-classic-5",
+    )
+
+    def rating_mode(self, options: dict) -> str | None:
+        """The mode a table of these options is rated in, or None: a chosen deck or board size
+        is not like the games it would be compared with."""
+        if "deck" in options or "board_size" in options:
+            return None
+        attributes = options.get("attributes", 4)
+        return f"set-{options.get('rules', 'declare')}{'' if attributes == 4 else f'-{attributes}'}"
+
+    def rating(self, options: dict, state: dict) -> tuple[str, dict[str, int]] | None:
+        """The mode a finished table is rated in and each player's rank (0 first, equal scores
+        tie), or None when it cannot be rated: a hinted set, or options of no mode."""
+        mode = self.rating_mode(options)
+        typed = table_state(state)
+        if mode is None or any(tally.hinted for tally in typed.tally.values()):
+            return None
+        ordered = sorted(set(typed.scores.values()), reverse=True)
+        return mode, {name: ordered.index(score) for name, score in typed.scores.items()}
+
 
 register(SetTable())

@@ -12,7 +12,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from games import selectors
-from games.models import Game, Move, Player, Seat
+from games.models import Game, Move, Player, Rating, RatingChange, Seat
 
 
 def pretty(data) -> str:
@@ -32,6 +32,29 @@ class SeatInline(admin.TabularInline):
 
     def has_add_permission(self, request, obj=None):
         return False
+
+
+class RatingChangeInline(admin.TabularInline):
+    """What a rated game did to its accounts' ratings (none: it was not rated)."""
+
+    model = RatingChange
+    extra = 0
+    fields = ("user", "mode", "rank", "before", "after", "created")
+    readonly_fields = fields
+    can_delete = False
+    verbose_name_plural = "rating changes (none: the game did not rate)"
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="rating before (mu ± sigma)")
+    def before(self, change: RatingChange) -> str:
+        return f"{change.mu_before:.0f} ± {change.sigma_before:.0f}"
+
+    @admin.display(description="rating after (mu ± sigma)")
+    def after(self, change: RatingChange) -> str:
+        moved = change.mu_after - change.mu_before
+        return f"{change.mu_after:.0f} ± {change.sigma_after:.0f} ({moved:+.0f})"
 
 
 class MoveInline(admin.TabularInline):
@@ -88,7 +111,7 @@ class GameAdmin(admin.ModelAdmin):
         "created",
         "finished",
     )
-    list_filter = ("kind", "status", "is_open")
+    list_filter = ("kind", "status", "is_open", "rated")
     search_fields = ("id", "seats__name")
     date_hierarchy = "created"
     readonly_fields = (
@@ -104,6 +127,8 @@ class GameAdmin(admin.ModelAdmin):
         "options_pretty",
         "state_pretty",
         "export_link",
+        "rated",
+        "rated_result",
     )
     fields = (
         "kind",
@@ -117,11 +142,24 @@ class GameAdmin(admin.ModelAdmin):
         "finished",
         "deadline_ms",
         "created_ms",
+        "rated",
+        "rated_result",
         "options_pretty",
         "export_link",
         "state_pretty",
     )
-    inlines = [SeatInline, MoveInline]
+    inlines = [SeatInline, RatingChangeInline, MoveInline]
+
+    @admin.display(description="rating")
+    def rated_result(self, game: Game) -> str:
+        if not game.rated:
+            return "Not created rated."
+        changed = game.rating_changes.count()
+        if changed:
+            return f"Rated: {changed} ratings changed (below)."
+        if game.status == Game.Status.OVER:
+            return "Created rated, but not rated: a guest, a computer or a hint."
+        return "Created rated: rates when it ends if every seat is an account's and no hint."
 
     @admin.display(description="rules")
     def rule_set(self, game: Game) -> str:
@@ -192,3 +230,19 @@ class MoveAdmin(admin.ModelAdmin):
     list_display = ("id", "game", "seq", "actor", "created")
     list_filter = ("game__kind",)
     readonly_fields = ("game", "seq", "seat", "actor", "action", "outcome", "at_ms", "created")
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ("user", "mode", "rating", "mu", "sigma", "games", "updated")
+    list_filter = ("mode",)
+    search_fields = ("user__username",)
+    readonly_fields = ("user", "mode", "mu", "sigma", "games", "updated")
+    ordering = ("mode", "-mu")
+
+    @admin.display(description="rating", ordering="mu")
+    def rating(self, rating: Rating) -> int:
+        return round(rating.mu)
+
+    def has_add_permission(self, request):
+        return False

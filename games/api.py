@@ -52,6 +52,7 @@ def create_game(data, client: str | None) -> dict:
             options=checked.validated_data["options"],
             seed=checked.validated_data.get("seed"),
             is_open=checked.validated_data["open"],
+            rated=checked.validated_data["rated"],
             client=client,
         )
     )
@@ -188,11 +189,32 @@ class GameDetailView(APIView):
         now = services.now_ms()
         head = services.game_fresh(game_id, now)
         seat = _optional_seat(request, head)
-        body = selectors.game_summary(selectors.game_row(head.pk))
+        game = selectors.game_row(head.pk)
+        body = selectors.game_summary(game)
         body["view"] = selectors.game_view(head, seat_name=seat.name if seat else None, now=now)
         body["seat"] = next((s for s in body["seats"] if seat and s["number"] == seat.number), None)
         body["watching"] = runtime.watchers(head.pk)
+        body["rated"] = game.rated
+        body["ratings"] = selectors.seat_ratings(game)
         return Response(body)
+
+
+class LeaderboardView(APIView):
+    authentication_classes = AUTH
+
+    @extend_schema(
+        tags=["Ratings"],
+        summary="The leaderboard of a rated mode",
+        description=(
+            "The top 100 accounts of a rated mode (`set-classic`, `set-declare`, "
+            "`set-classic-3`, `set-declare-3`, `set-classic-5`, `square`), best first; an account "
+            "appears once it has played 5 rated games in the mode. An unknown mode is a 404 "
+            "naming the rated modes."
+        ),
+        responses={200: s.LeaderboardOut, **NOT_FOUND_RESPONSES},
+    )
+    def get(self, request, mode: str):
+        return Response(selectors.leaderboard(mode))
 
 
 class JoinView(APIView):

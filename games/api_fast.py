@@ -224,6 +224,7 @@ async def create(scope, body: bytes) -> tuple | None:
                 options=data["options"],
                 seed=data.get("seed"),
                 is_open=data["open"],
+                rated=data["rated"],
                 client=limits.client_address(scope),
             )
         )

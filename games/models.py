@@ -63,6 +63,9 @@ class Game(models.Model):
     deadline_ms = models.BigIntegerField(null=True, blank=True)
     # Whether any seat is played by the computer (so moves schedule its next turn).
     has_computers = models.BooleanField(default=False)
+    # Created to be rated: the game rates its seats when it ends if every seat is an account's
+    # and the rules count it (no hints); its RatingChange rows say whether it did.
+    rated = models.BooleanField(default=False, db_default=False)
     # The game clock at creation, in Unix ms: replay starts the rules from here.
     created_ms = models.BigIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
@@ -132,3 +135,53 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.actor or 'game'}: {self.action.get('type', '?')}"
+
+
+class Rating(models.Model):
+    """An account's rating in one rated mode (games.ratings): openskill's estimate `mu` and its
+    uncertainty `sigma`, and how many rated games it rests on."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="ratings", on_delete=models.CASCADE
+    )
+    mode = models.CharField(max_length=24)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField()
+
+    class Meta:
+        ordering = ["mode", "-mu"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "mode"], name="rating_user_mode_unique")
+        ]
+        indexes = [models.Index(fields=["mode", "-mu"], name="rating_board")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.mode}: {round(self.mu)}"
+
+
+class RatingChange(models.Model):
+    """What a rated game did to one account's rating: written in the transaction of the game's
+    last move, at most once per game and account (the constraint: a retried write rates no
+    one twice)."""
+
+    game = models.ForeignKey(Game, related_name="rating_changes", on_delete=models.CASCADE)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="rating_changes", on_delete=models.CASCADE
+    )
+    mode = models.CharField(max_length=24)
+    rank = models.PositiveSmallIntegerField()  # 0: first (equal ranks: a tie)
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    created = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-game_id", "rank"]
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="rating_change_once")]
+
+    def __str__(self) -> str:
+        moved = f"{round(self.mu_before)} -> {round(self.mu_after)}"
+        return f"{self.user} in game {self.game_id}: {moved}"

@@ -7,4 +7,6 @@ from games import pages
 urlpatterns = [
     path("games/<int:game_id>/", pages.game_page, name="game-page"),
     path("games/<int:game_id>/replay/", pages.replay_page, name="replay"),
+    path("leaderboard/", pages.leaderboard_page, name="leaderboard"),
+    path("leaderboard/<str:mode>/", pages.leaderboard_page, name="leaderboard-mode"),
 ]

@@ -23,8 +23,9 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET
 
-from games import limits, selectors, services
+from games import limits, ratings, selectors, services
 from games.auth import session_player
+from games.errors import NotFound
 from games.models import Game, Player
 from games.rules import get_rules
 
@@ -194,6 +195,7 @@ def live_page_context(request, game: Game) -> dict:
         "config": config,
         "share_url": request.build_absolute_uri(game_url(game) + "?join=1"),
         "join_requested": join_requested,
+        "seat_ratings": selectors.seat_ratings(game),
     }
 
 
@@ -222,3 +224,35 @@ def replay_page(request, game_id: int):
             },
         },
     )
+
+
+@require_GET
+def leaderboard_page(request, mode: str | None = None):
+    """The top accounts of one rated mode, with a tab (a link) for each mode."""
+    modes = ratings.modes()
+    mode = modes[0] if mode is None else mode
+    try:
+        board = selectors.leaderboard(mode)
+    except NotFound as error:
+        raise Http404(str(error)) from None
+    return render(
+        request,
+        "leaderboard.html",
+        {
+            "mode": mode,
+            "modes": [(name, MODE_NAMES.get(name, name)) for name in modes],
+            "mode_name": MODE_NAMES.get(mode, mode),
+            "players": board["players"],
+            "min_games": ratings.MIN_GAMES,
+        },
+    )
+
+
+MODE_NAMES = {
+    "set-classic": "Set classic",
+    "set-declare": "Set declare",
+    "set-classic-3": "Set classic, 3 attributes",
+    "set-declare-3": "Set declare, 3 attributes",
+    "set-classic-5": "Set classic, 5 attributes",
+    "square": "Square Game",
+}

@@ -109,6 +109,7 @@ class NewGame:
     is_open: bool = False
     is_default: bool = False
     steps: list[Step] = field(default_factory=list)
+    rated: bool = False
 
 
 # -- planning: the rules only, no database --------------------------------------------------------

@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.db import connection
 from django.db.models import QuerySet
 
-from games import runtime, store
+from games import ratings, runtime, store
 from games.errors import NotFound
-from games.models import Game, Move
+from games.models import Game, Move, Rating
 from games.rules import get_rules
 from games.store import TableHead, head_of
 
@@ -226,3 +226,41 @@ def game_export(game: Game, *, full: bool) -> dict:
     else:
         data.update(seed=None, state=None)
     return data
+
+
+# -- ratings ------------------------------------------------------------------------------------
+
+
+def seat_ratings(game: Game) -> dict[str, dict]:
+    """The ratings of a rated game's account seats in its mode, by seat name: {"rating",
+    "games"} (an account with no rated game yet: the starting rating, 0 games). Empty for a
+    game not created rated: nothing is read."""
+    mode = ratings.mode_of(game.kind, game.options) if game.rated else None
+    if mode is None:
+        return {}
+    seats = dict(
+        game.seats.filter(player__user__isnull=False).values_list("name", "player__user_id")
+    )
+    found = Rating.objects.filter(mode=mode, user_id__in=seats.values())
+    known = {user: (mu, games) for user, mu, games in found.values_list("user_id", "mu", "games")}
+    shown = {}
+    for name, user in seats.items():
+        mu, games = known.get(user, (ratings.MU, 0))
+        shown[name] = {"rating": ratings.shown(mu), "games": games}
+    return shown
+
+
+def leaderboard(mode: str) -> dict:
+    """The top accounts of a rated mode with at least MIN_GAMES rated games, best first."""
+    if mode not in ratings.modes():
+        known = ", ".join(ratings.modes())
+        raise NotFound(f"There is no rated mode {mode!r}; the rated modes are {known}.")
+    rows = (
+        Rating.objects.filter(mode=mode, games__gte=ratings.MIN_GAMES)
+        .order_by("-mu", "user_id")
+        .values_list("user__username", "mu", "games")[: ratings.TOP]
+    )
+    players = [
+        {"name": name, "rating": ratings.shown(mu), "games": games} for name, mu, games in rows
+    ]
+    return {"mode": mode, "players": players}

@@ -113,6 +113,13 @@ class GameCreateCommon(serializers.Serializer):
     open = StrictBooleanField(
         default=False, help_text="Open tables are also reachable over the plain-text protocol."
     )
+    rated = StrictBooleanField(
+        default=False,
+        help_text=(
+            "Rate the game when it ends: it moves its players' ratings only if every seat is an "
+            "account's (no guests, no computers) and no set was hinted. Set War is never rated."
+        ),
+    )
     seed = StrictIntegerField(
         required=False, min_value=0, max_value=2**62, help_text="Shuffle seed (random if omitted)."
     )
@@ -182,6 +189,25 @@ class GameDetailOut(GameOut):
     watching = serializers.IntegerField(
         help_text="How many /watch long polls wait on this game in the answering server process."
     )
+    rated = serializers.BooleanField(help_text="Created rated (see the create body's `rated`).")
+    ratings = serializers.DictField(
+        child=serializers.DictField(),
+        help_text=(
+            "At a rated game, each account seat's rating in the game's mode, by seat name: "
+            '`{"rating", "games"}`. Empty at other games.'
+        ),
+    )
+
+
+class LeaderboardPlayerOut(serializers.Serializer):
+    name = serializers.CharField(help_text="The account's name.")
+    rating = serializers.IntegerField(help_text="The rating (openskill's estimate, rounded).")
+    games = serializers.IntegerField(help_text="Rated games played in this mode.")
+
+
+class LeaderboardOut(serializers.Serializer):
+    mode = serializers.CharField()
+    players = LeaderboardPlayerOut(many=True, help_text="The top 100, best first.")
 
 
 NAME_PATTERN = r"^[A-Za-z0-9_]{1,40}$"

@@ -30,8 +30,8 @@ from typing import Any
 
 from django.db import transaction
 
-from games import limits, realtime, runtime, selectors, store
-from games.errors import Conflict, Forbidden, GameError, NotFound
+from games import limits, ratings, realtime, runtime, selectors, store
+from games.errors import Conflict, Forbidden, GameError, NotFound, RuleError
 from games.models import Game
 from games.planning import (
     COMPUTER_SPEEDS_S,
@@ -162,12 +162,20 @@ def commit(game_id: int, plan: Plan, *, seats: bool = False, now: int | None = N
             runtime.forget_head(game_id, head.version)
             lock = True
             continue
+        if change.ended and not lock:
+            # A game's last move may rate it (games.ratings): planned again on the game read
+            # locked, so the move and the ratings are one transaction (on the event loop's
+            # PostgreSQL, where a lone write is a transaction of its own, too).
+            lock = True
+            continue
         updated = yield store.WriteChange(change)
         if updated is None:
             runtime.forget_head(game_id, head.version)
             lock = True
             continue
         new_head = after(head, change)
+        if change.ended:
+            yield from ratings.rate_ended(game_id, head.kind, new_head.state)
         published = any(step.published for step in change.steps)
         yield store.Announce((new_head, change_message(head, change) if published else None))
         if change.is_default is False:  # the default table ended: a fresh one takes its place
@@ -308,15 +316,20 @@ def create(
     is_default: bool = False,
     client: str | None = None,
     now: int | None = None,
+    rated: bool = False,
 ) -> Work:
     """Make a game of a kind with validated options; `client`'s joins are counted. `run`/`arun`
-    it for (the new game's head, its creation time, its options)."""
+    it for (the new game's head, its creation time, its options). A `rated` game rates its
+    seats when it ends (games.ratings)."""
     now = now_ms() if now is None else now
 
     def job():  # the rules check the options once the limit is counted
+        if rated and not ratings.can_rate(kind):
+            raise RuleError(f"{kind} games are never rated.", "not_rated")
         game = plan_create(
             kind=kind, options=options, seed=seed, now=now, is_open=is_open, is_default=is_default
         )
+        game.rated = rated
         return (yield from insert(game))
 
     counted = (("joins", client),) if client is not None else ()
@@ -440,11 +453,18 @@ def game_create(
     is_open: bool = False,
     is_default: bool = False,
     now: int | None = None,
+    rated: bool = False,
 ) -> Game:
     """Create a game of a kind with validated options and a seed (random when not given)."""
     head, _created, _options = run(
         create(
-            kind=kind, options=options, seed=seed, is_open=is_open, is_default=is_default, now=now
+            kind=kind,
+            options=options,
+            seed=seed,
+            is_open=is_open,
+            is_default=is_default,
+            now=now,
+            rated=rated,
         )
     )
     return Game.objects.get(pk=head.pk)

@@ -10,6 +10,7 @@ urlpatterns = [
     path("games/<int:game_id>/computers", api.ComputerView.as_view(), name="game-computers"),
     path("games/<int:game_id>/export", api.ExportView.as_view(), name="game-export"),
     path("games/<int:game_id>/replay", api.ReplayView.as_view(), name="game-replay"),
+    path("leaderboard/<str:mode>", api.LeaderboardView.as_view(), name="leaderboard-api"),
     # Last: any other address under /api/ (a game id that is not a number...) is a JSON 404.
     re_path(r"^(?P<path>(?s:.*))$", api.not_found, name="api-not-found"),
 ]

@@ -462,6 +462,21 @@ class SquareKind:
         engine = engine or self.engine(state)
         return {name: engine.squares_closed(n) for n, name in enumerate(state["names"], 1)}
 
+    rating_modes = ("square",)
+
+    def rating_mode(self, options: dict) -> str | None:
+        """The one mode; a game continued from a save is not rated (it did not start equal)."""
+        return None if options.get("save") is not None else "square"
+
+    def rating(self, options: dict, state: dict) -> tuple[str, dict[str, int]] | None:
+        """Rate a finished game: the winners share the first place, the others the second."""
+        if self.rating_mode(options) is None:
+            return None
+        winners = set(state["game"]["winners"])
+        return "square", {
+            name: 0 if number in winners else 1 for number, name in enumerate(state["names"], 1)
+        }
+
     def bot_actions(self, state: dict, name: str) -> list[dict] | None:
         """Return the computer's move when it is ``name``'s turn, else None.
 

@@ -164,6 +164,32 @@ class InsertGame:
 
 
 @dataclass(frozen=True)
+class ReadRated:
+    """Whether the game was created rated: (rated, options, seats as games.ratings.Seated);
+    the seats only for a rated game."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
+class ReadRatings:
+    """The ratings of these accounts in a mode: {user id: (mu, sigma, games)}."""
+
+    mode: str
+    user_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class WriteRatings:
+    """Write a rated game's changes (ratings.Rated) and the accounts' new ratings; False (and
+    nothing written) when the game has rated already."""
+
+    game_id: int
+    mode: str
+    changes: tuple
+
+
+@dataclass(frozen=True)
 class Announce:
     """Tell the game's listeners of a written change, once the transaction has committed."""
 
@@ -216,6 +242,9 @@ def _dispatch(cls) -> dict:
         IsCurrent: cls.is_current,
         WriteChange: cls.write_change,
         InsertGame: cls.insert_game,
+        ReadRated: cls.read_rated,
+        ReadRatings: cls.read_ratings,
+        WriteRatings: cls.write_ratings,
     }
 
 

@@ -17,8 +17,11 @@ from games.store.base import (
     IsCurrent,
     Ran,
     ReadHead,
+    ReadRated,
+    ReadRatings,
     SeatRef,
     WriteChange,
+    WriteRatings,
     _adrive,
     _dispatch,
     _head,
@@ -31,13 +34,19 @@ from games.store.statements import (
     _DEFAULT,
     _HEAD,
     _JOIN_READ,
+    _RATED,
+    _RATED_SEATS,
     _ROW,
     _SEAT_BY_PLAYER,
     _SEAT_BY_TOKEN,
     _SEATS,
+    _UPSERT_RATING,
     _VERSION,
     _change_statement,
     _pg_insert,
+    _rating_changes,
+    _rating_rows,
+    _ratings_read,
 )
 
 
@@ -137,6 +146,26 @@ class PostgresOps:
     def insert_game(self, op: InsertGame):
         return tuple(self._one(*_pg_insert(op.game, utc_now(), _jsonb)))
 
+    def read_rated(self, op: ReadRated):
+        rated, options = self._one(_RATED, (op.game_id,))
+        if not rated:
+            return False, None, []
+        seats = self._all(_RATED_SEATS, (op.game_id,))
+        return True, _json(options), [tuple(seat) for seat in seats]
+
+    def read_ratings(self, op: ReadRatings):
+        rows = self._all(_ratings_read(len(op.user_ids), lock=True), (op.mode, *op.user_ids))
+        return {user: (mu, sigma, games) for user, mu, sigma, games in rows}
+
+    def write_ratings(self, op: WriteRatings) -> bool:
+        now = utc_now()
+        sql, params = _rating_changes(op.game_id, op.mode, op.changes, now)
+        if self.conn.execute(sql, params).rowcount != len(op.changes):
+            return False  # the game has rated already (its changes and ratings are one write)
+        for row in _rating_rows(op.mode, op.changes, now):
+            self.conn.execute(_UPSERT_RATING, row)
+        return True
+
     def seat_by_token(self, token: str) -> SeatRef | None:
         row = self._one(_SEAT_BY_TOKEN, (token,))
         return None if row is None else _seat_ref(row)
@@ -198,6 +227,26 @@ class AsyncPostgresOps(PostgresOps):
 
     async def insert_game(self, op: InsertGame):
         return tuple(await self._one(*_pg_insert(op.game, utc_now(), _jsonb)))
+
+    async def read_rated(self, op: ReadRated):
+        rated, options = await self._one(_RATED, (op.game_id,))
+        if not rated:
+            return False, None, []
+        seats = await self._all(_RATED_SEATS, (op.game_id,))
+        return True, _json(options), [tuple(seat) for seat in seats]
+
+    async def read_ratings(self, op: ReadRatings):
+        rows = await self._all(_ratings_read(len(op.user_ids), lock=True), (op.mode, *op.user_ids))
+        return {user: (mu, sigma, games) for user, mu, sigma, games in rows}
+
+    async def write_ratings(self, op: WriteRatings) -> bool:
+        now = utc_now()
+        sql, params = _rating_changes(op.game_id, op.mode, op.changes, now)
+        if (await self.conn.execute(sql, params)).rowcount != len(op.changes):
+            return False  # the game has rated already (its changes and ratings are one write)
+        for row in _rating_rows(op.mode, op.changes, now):
+            await self.conn.execute(_UPSERT_RATING, row)
+        return True
 
     async def seat_by_token(self, token: str) -> SeatRef | None:
         row = await self._one(_SEAT_BY_TOKEN, (token,))

@@ -19,8 +19,11 @@ from games.store.base import (
     IsCurrent,
     Ran,
     ReadHead,
+    ReadRated,
+    ReadRatings,
     SeatRef,
     WriteChange,
+    WriteRatings,
     _dispatch,
     _drive,
     _head,
@@ -37,14 +40,20 @@ from games.store.statements import (
     _INSERT_MOVE,
     _INSERT_PLAYER,
     _INSERT_SEAT,
+    _RATED,
+    _RATED_SEATS,
     _ROW,
     _SEAT_BY_PLAYER,
     _SEAT_BY_TOKEN,
     _SEATS,
     _UPDATE_COMPUTER,
     _UPDATE_SCORE,
+    _UPSERT_RATING,
     _insert_params,
     _move_rows,
+    _rating_changes,
+    _rating_rows,
+    _ratings_read,
     _update_game,
     _update_params,
 )
@@ -153,6 +162,25 @@ class SqliteOps:
         if game.steps:
             self.conn.executemany(_q(_INSERT_MOVE), _move_rows(game_id, game, 0, at, dumps))
         return game_id, now
+
+    def read_rated(self, op: ReadRated):
+        rated, options = self.conn.execute(_q(_RATED), (op.game_id,)).fetchone()
+        if not rated:
+            return False, None, []
+        seats = self.conn.execute(_q(_RATED_SEATS), (op.game_id,)).fetchall()
+        return True, _json(options), [(name, user, bool(bot)) for name, user, bot in seats]
+
+    def read_ratings(self, op: ReadRatings):
+        rows = self.conn.execute(_q(_ratings_read(len(op.user_ids))), (op.mode, *op.user_ids))
+        return {user: (mu, sigma, games) for user, mu, sigma, games in rows}
+
+    def write_ratings(self, op: WriteRatings) -> bool:
+        at = _sqlite_time(utc_now())
+        sql, params = _rating_changes(op.game_id, op.mode, op.changes, at)
+        if self.conn.execute(_q(sql), params).rowcount != len(op.changes):
+            return False  # the game has rated already (its changes and ratings are one write)
+        self.conn.executemany(_q(_UPSERT_RATING), _rating_rows(op.mode, op.changes, at))
+        return True
 
     def seat_by_token(self, token: str) -> SeatRef | None:
         row = self.conn.execute(_q(_SEAT_BY_TOKEN), (token,)).fetchone()

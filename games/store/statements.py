@@ -24,8 +24,8 @@ _VERSION = "SELECT version FROM games_game WHERE id = %s"
 _DEFAULT = "SELECT id FROM games_game WHERE is_default"
 _INSERT_GAME = (
     "INSERT INTO games_game (kind, options, seed, status, version, state, is_open, is_default, "
-    "deadline_ms, has_computers, created_ms, created, updated, finished) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    "deadline_ms, has_computers, created_ms, created, updated, finished, rated) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
 )
 _INSERT_PLAYER = (
     "INSERT INTO games_player (name, session_key, is_computer, created, user_id) "
@@ -39,6 +39,47 @@ _INSERT_MOVE = (
     "INSERT INTO games_move (game_id, seq, seat_id, actor, action, outcome, at_ms, created) "
     "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
 )
+# Ratings (games.ratings): read and written only by the job of a game's last move.
+_RATED = "SELECT rated, options FROM games_game WHERE id = %s"
+_RATED_SEATS = (
+    "SELECT s.name, p.user_id, s.is_computer FROM games_seat s "
+    "JOIN games_player p ON p.id = s.player_id WHERE s.game_id = %s ORDER BY s.number"
+)
+_UPSERT_RATING = (
+    "INSERT INTO games_rating (user_id, mode, mu, sigma, games, updated) "
+    "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (user_id, mode) DO UPDATE SET "
+    "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, updated = excluded.updated"
+)
+
+
+def _ratings_read(count: int, *, lock: bool = False) -> str:
+    """The accounts' ratings in a mode; `lock` (PostgreSQL): read locked until the job ends, so
+    two games ending at once for one account do not both start from its old rating (SQLite's
+    writes are one at a time already)."""
+    return (
+        "SELECT user_id, mu, sigma, games FROM games_rating WHERE mode = %s "
+        f"AND user_id IN ({', '.join(['%s'] * count)})" + (" FOR UPDATE" if lock else "")
+    )
+
+
+def _rating_changes(game_id, mode, changes, now) -> tuple[str, list]:
+    """The game's rating changes, none if it has any already (a retried write)."""
+    rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(changes))
+    params = []
+    for c in changes:
+        params += [game_id, c.user_id, mode, c.rank, c.mu_before, c.sigma_before]
+        params += [c.mu_after, c.sigma_after, now]
+    sql = (
+        "INSERT INTO games_ratingchange (game_id, user_id, mode, rank, mu_before, sigma_before, "
+        f"mu_after, sigma_after, created) VALUES {rows} ON CONFLICT (game_id, user_id) DO NOTHING"
+    )
+    return sql, params
+
+
+def _rating_rows(mode, changes, now) -> list[tuple]:
+    return [(c.user_id, mode, c.mu_after, c.sigma_after, c.games, now) for c in changes]
+
+
 _UPDATE_SCORE = "UPDATE games_seat SET score = %s WHERE game_id = %s AND name = %s"
 _UPDATE_COMPUTER = "UPDATE games_seat SET computer = %s WHERE game_id = %s AND name = %s"
 
@@ -84,6 +125,7 @@ def _insert_params(game, now, adapt) -> tuple:
         now,
         now,
         now if game.status == "over" else None,
+        game.rated,
     )
 
 

@@ -73,6 +73,8 @@ OUR_PAGES = [
     "/square/{square}/",
     "/accounts/signup/",
     "/accounts/login/",
+    "/leaderboard/",
+    "/leaderboard/square/",
 ]
 
 

@@ -1,0 +1,121 @@
+"""Ratings: an account's skill per rated mode, moved by each rated game when it ends.
+
+A game is rated when it was created with ``rated`` and, when it ends, every seat is an
+account's (no guests, no computers, no account twice) and its rules count it (``rating``: the
+mode and each seat's rank; hints, for one, make a Set table unrated). The kinds say which modes
+they have (``rating_modes``) and which one a game's options are (``rating_mode``); Set War has
+none.
+
+Ratings are openskill's Plackett-Luce model, which ranks 2 to 8 players (or more) at once with
+ties, on a scale where a new account starts at 1500 (sigma 500). The rating shown is the
+estimate `mu`, rounded.
+
+The rating is written by `rate_ended`, a part of the job that writes the game's last move
+(services.commit): in the same transaction, so a game rates once or not at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+from games import store
+from games.rules import get_rules, kinds
+
+MU = 1500.0
+SIGMA = 500.0
+MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=SIGMA / 2, tau=MU / 300)
+MIN_GAMES = 5  # rated games an account needs to appear on a leaderboard
+TOP = 100
+
+
+def modes() -> list[str]:
+    """Every rated mode of the registered kinds, in their order."""
+    found: list[str] = []
+    for kind in kinds():
+        found += getattr(get_rules(kind), "rating_modes", ())
+    return found
+
+
+def can_rate(kind: str) -> bool:
+    return bool(getattr(get_rules(kind), "rating_modes", ()))
+
+
+def mode_of(kind: str, options: dict) -> str | None:
+    """The mode a game of these options is rated in (None: none)."""
+    rating_mode = getattr(get_rules(kind), "rating_mode", None)
+    return rating_mode(options) if rating_mode is not None else None
+
+
+def shown(mu: float) -> int:
+    """The rating as people read it."""
+    return round(mu)
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A seat as a rating needs it: its name at the game and whose it is."""
+
+    name: str
+    user_id: int | None
+    is_computer: bool
+
+
+@dataclass(frozen=True)
+class Rated:
+    """One account's rating before and after a game (a row of RatingChange)."""
+
+    user_id: int
+    rank: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    games: int  # rated games in this mode, this one counted
+
+
+def standing(kind: str, options: dict, state: dict, seats: list[Seated]):
+    """The mode of a finished game and each account's rank, or None when it is not rated."""
+    users = [seat.user_id for seat in seats]
+    if len(seats) < 2 or any(seat.is_computer or seat.user_id is None for seat in seats):
+        return None
+    if len(set(users)) != len(users):
+        return None
+    rating = getattr(get_rules(kind), "rating", None)
+    found = rating(options, state) if rating is not None else None
+    if found is None:
+        return None
+    mode, ranks = found
+    if set(ranks) != {seat.name for seat in seats}:
+        return None
+    return mode, {seat.user_id: ranks[seat.name] for seat in seats}
+
+
+def rate(ranks: dict[int, int], current: dict[int, tuple[float, float, int]]) -> list[Rated]:
+    """The new ratings of accounts ranked `ranks` (0 first, equal: a tie), from their
+    `current` (mu, sigma, games) (a new account starts at MU, SIGMA)."""
+    users = sorted(ranks)
+    before = [current.get(user, (MU, SIGMA, 0)) for user in users]
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma, _ in before]
+    after = MODEL.rate(teams, ranks=[ranks[user] for user in users])
+    return [
+        Rated(user, ranks[user], mu, sigma, team[0].mu, team[0].sigma, games + 1)
+        for user, (mu, sigma, games), team in zip(users, before, after, strict=True)
+    ]
+
+
+def rate_ended(game_id: int, kind: str, state: dict):
+    """A part of a job (services.commit), once the change that ends a game is written: rate
+    the game if it is rated. Its value: the ratings written (empty: not rated)."""
+    rated, options, seats = yield store.ReadRated(game_id)
+    if not rated:
+        return []
+    found = standing(kind, options, state, [Seated(*seat) for seat in seats])
+    if found is None:
+        return []
+    mode, ranks = found
+    current = yield store.ReadRatings(mode, tuple(sorted(ranks)))
+    changes = rate(ranks, current)
+    written = yield store.WriteRatings(game_id, mode, tuple(changes))
+    return changes if written else []
