@@ -163,7 +163,7 @@ def _finished_games(user, *, since_ms: int | None):
     )
     if since_ms is not None:
         games = games.filter(finished__gte=EPOCH + datetime.timedelta(milliseconds=since_ms))
-    return games.prefetch_related("seats").order_by("-finished", "-id")
+    return games.prefetch_related(selectors.seats_with_players()).order_by("-finished", "-id")
 
 
 def _batches(games, limit: int | None) -> Iterator[list[str]]:

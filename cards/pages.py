@@ -121,7 +121,7 @@ def name_set(request):
     """Choose or change the session's player name, then go back where the form was sent from."""
     target = _safe_next(request, reverse("home"))
     try:
-        name = _clean_name(request.POST.get("name"))
+        name = _clean_name(request.POST.get("name"), request)
     except FormError as error:
         if target != reverse("home"):
             messages.error(request, str(error))
@@ -140,7 +140,7 @@ def table_create(request):
     form = {key: (request.POST.get(key) or "")[:40] for key in request.POST}
     try:
         if request.POST.get("name") is not None:
-            name = _clean_name(request.POST.get("name"))
+            name = _clean_name(request.POST.get("name"), request)
         else:
             player = session_player(request)
             if player is None:
@@ -218,7 +218,7 @@ def solitaire(request):
     try:
         name = None
         if request.POST.get("name") is not None or player is None:
-            name = _clean_name(request.POST.get("name"))
+            name = _clean_name(request.POST.get("name"), request)
         attributes = _int_choice(
             request.POST, "attributes", RULE_SETS["classic"][1], "number of attributes", 4
         )

@@ -42,6 +42,7 @@ from cards.engine.protocol_text import (
 )
 from cards.rules import table_state
 from games import limits, planning, realtime, runtime, selectors, services
+from games.auth import ACCOUNT_NAME_TAKEN, is_account_name
 from games.errors import GameError
 from games.middleware import allowed_host
 from games.models import Game
@@ -184,10 +185,17 @@ def serve_sync(path: str, now: int | None = None, client: str = "unknown") -> Re
     return problem if problem is not None else act(game, request, now, client)
 
 
+def _new_seat(game, request: Request) -> bool:
+    """Whether the request seats a new name (then no account may have it, ignoring case)."""
+    return request.route != "scores" and request.player not in game.state["players"]
+
+
 def act(game, request: Request, now: int, client: str = "unknown") -> Reply:
     work = work_for(game, request, now, client)
     if work is None:
         return reply(game, request)
+    if _new_seat(game, request) and is_account_name(request.player):
+        return error(ACCOUNT_NAME_TAKEN, game.pk)
     try:
         return reply(services.run(work).game, request)
     except GameError as exc:
@@ -220,6 +228,8 @@ async def aact(game, request: Request, now: int, client: str = "unknown") -> Rep
     work = work_for(game, request, now, client)
     if work is None:
         return reply(game, request)
+    if _new_seat(game, request) and await sync_to_async(is_account_name)(request.player):
+        return error(ACCOUNT_NAME_TAKEN, game.pk)
     try:
         return reply((await services.arun(work)).game, request)
     except GameError as exc:
@@ -298,6 +308,8 @@ async def watch(path: str, client: str = "unknown", on=OnLoop) -> Reply:
         seen = game.version
         look = Request("look", request.player)
         if _needs_write(game, look, now):  # join the watcher if new, mark it present
+            if _new_seat(game, look) and await sync_to_async(is_account_name)(look.player):
+                return error(ACCOUNT_NAME_TAKEN, table)
             work = services.protocol_work(
                 game_id=table,
                 name=look.player,

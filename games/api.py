@@ -22,6 +22,7 @@ from games.auth import (
     BearerAuthentication,
     SeatTokenAuthentication,
     acting_seat,
+    check_guest_name,
     joining_player,
 )
 from games.errors import Forbidden
@@ -88,6 +89,8 @@ def join_game(game_id, data, client: str | None, player=None) -> dict:
     name = checked.validated_data["name"]
     if player is not None and player.user_id is not None:
         name = player.name  # an account plays under its own name, as on the pages
+    else:
+        check_guest_name(name)  # a guest may not take an account's name (409, nothing saved)
     written = services.run(
         services.join(
             game_id=game_id,
@@ -96,12 +99,14 @@ def join_game(game_id, data, client: str | None, player=None) -> dict:
             client=client,
         )
     )
-    return join_answer(written)
+    guest = player is None or player.user_id is None
+    return join_answer(written, selectors.account_seats(game_id), guest=guest)
 
 
-def join_answer(written) -> dict:
+def join_answer(written, account_seats: set[int], *, guest: bool = True) -> dict:
     """The API's answer to a join (JoinView and games.api_fast): the token, the seat and the
-    game, from what the join read and wrote (no other read)."""
+    game, from what the join read and wrote; `account_seats` are the numbers of the seats an
+    account holds (selectors.account_seats) and `guest` says whether the new seat's is a guest."""
     change, head, row = written.change, written.after, written.row
     new = change.new_seat
     seats = [
@@ -110,10 +115,17 @@ def join_answer(written) -> dict:
             "name": seat.name,
             "score": change.scores.get(seat.name, seat.score),
             "is_computer": seat.is_computer,
+            "guest": not seat.is_computer and seat.number not in account_seats,
         }
         for seat in written.seats
     ]
-    seat = {"number": new.number, "name": new.name, "score": 0, "is_computer": new.is_computer}
+    seat = {
+        "number": new.number,
+        "name": new.name,
+        "score": 0,
+        "is_computer": new.is_computer,
+        "guest": guest and not new.is_computer,
+    }
     game = Game(
         pk=head.pk,
         kind=head.kind,
@@ -227,7 +239,8 @@ class JoinView(APIView):
         description=(
             "Returns the seat token: send it as 'Authorization: Token <token>' to act. With an "
             "account's token ('Authorization: Bearer <token>') the seat is the account's, under "
-            "its own name, and that token acts for it too."
+            "its own name, and that token acts for it too. A guest (no account token, no "
+            "signed-in browser) may not take an account's name, whatever its case: 409."
         ),
         request=s.JoinRequest,
         responses={

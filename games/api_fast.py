@@ -24,6 +24,7 @@ import io
 import json
 import re
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.core.signals import setting_changed
@@ -35,7 +36,7 @@ from django.middleware.security import SecurityMiddleware
 from games import limits, runtime, selectors, services, store
 from games import serializers as s
 from games.api import created_answer, join_answer
-from games.auth import token_of
+from games.auth import acheck_guest_name, token_of
 from games.errors import GameError, game_error_answer
 from games.middleware import allowed_host
 
@@ -239,6 +240,7 @@ async def join(game_id: int, scope, body: bytes) -> tuple | None:
     if name is None:
         return None
     try:
+        await acheck_guest_name(name)  # no Authorization, no cookie: a guest (as api.join_game)
         written = await services.arun(
             services.join(game_id=game_id, name=name, client=limits.client_address(scope))
         )
@@ -247,7 +249,8 @@ async def join(game_id: int, scope, body: bytes) -> tuple | None:
     new = written.change.new_seat
     # The new seat's socket comes next, most often to this process.
     store.remember_seat(services.seat_ref(game_id, new))
-    return 201, join_answer(written), {}
+    account_seats = await sync_to_async(selectors.account_seats)(game_id)
+    return 201, join_answer(written, account_seats), {}
 
 
 def _headers(scope) -> tuple[bytes | None, bytes | None, bool]:

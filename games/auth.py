@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from asgiref.sync import sync_to_async
+from django.contrib.auth import get_user_model
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from games import store
-from games.errors import Forbidden
+from games.errors import Conflict, Forbidden
 from games.models import Player
 from games.selectors import game_id_of, game_row
 
@@ -133,6 +135,27 @@ class SeatTokenScheme(OpenApiAuthenticationExtension):
         }
 
 
+ACCOUNT_NAME_TAKEN = "That name belongs to an account: log in to play as it, or choose another."
+
+
+def is_account_name(name: str) -> bool:
+    """Whether an account has this name, ignoring case (one query on the user table): a guest
+    may not take it at a table. Asked only on joins that make a seat, never on moves."""
+    return get_user_model().objects.filter(username__iexact=name).exists()
+
+
+def check_guest_name(name: str) -> None:
+    """Refuse (409) a guest's new seat under an account's name."""
+    if is_account_name(name):
+        raise Conflict(ACCOUNT_NAME_TAKEN)
+
+
+async def acheck_guest_name(name: str) -> None:
+    """`check_guest_name` from the event loop (the query on Django's thread)."""
+    if await sync_to_async(is_account_name)(name):
+        raise Conflict(ACCOUNT_NAME_TAKEN)
+
+
 def _account(request):
     """The signed-in account of a request (a Django or a DRF request), or None for a guest. The
     Django request's own user is read: DRF's would run the API's authenticators again."""
@@ -210,6 +233,11 @@ def session_player_for_write(request) -> Player | None:
     if player is not None and request.method not in ("GET", "HEAD", "OPTIONS"):
         authentication.SessionAuthentication().enforce_csrf(request)
     return player
+
+
+def is_guest(request) -> bool:
+    """Whether a browser is signed in to no account."""
+    return _account(request) is None
 
 
 def session_player_save(request, name: str) -> Player:

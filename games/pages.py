@@ -24,7 +24,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET
 
 from games import limits, ratings, selectors, services
-from games.auth import session_player
+from games.auth import ACCOUNT_NAME_TAKEN, is_account_name, is_guest, session_player
 from games.errors import NotFound
 from games.models import Game, Player
 from games.rules import get_rules
@@ -62,12 +62,16 @@ class FormError(ValueError):
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _clean_name(raw) -> str:
+def _clean_name(raw, request=None) -> str:
+    """A valid player name; with the `request` of a guest (no account signed in), one that no
+    account has (ignoring case)."""
     name = (raw or "").strip()
     if not name:
         raise FormError("Please choose a name. " + NAME_RULE)
     if not NAME_PATTERN.fullmatch(name):
         raise FormError(f"{name[:40]!r} cannot be used. {NAME_RULE}")
+    if request is not None and is_guest(request) and is_account_name(name):
+        raise FormError(ACCOUNT_NAME_TAKEN)
     return name
 
 
@@ -186,6 +190,11 @@ def live_page_context(request, game: Game) -> dict:
         "auto_join": join_requested and player is not None and seat is None,
         "server_now": now,
         "computers": list(game.seats.filter(is_computer=True).values_list("name", flat=True)),
+        "guests": list(
+            game.seats.filter(is_computer=False, player__user__isnull=True).values_list(
+                "name", flat=True
+            )
+        ),
     }
     return {
         "game": game,

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from games import ratings, runtime, store
 from games.errors import NotFound
-from games.models import Game, Move, Rating
+from games.models import Game, Move, Rating, Seat
 from games.rules import get_rules
 from games.store import TableHead, head_of
 
 
+def seats_with_players() -> Prefetch:
+    """A game's seats with their players (whose accounts say which seats are guests')."""
+    return Prefetch("seats", queryset=Seat.objects.select_related("player"))
+
+
 def game_list(*, kind: str | None = None, status: str | None = None, is_open=None) -> QuerySet:
-    games = Game.objects.prefetch_related("seats").order_by("-id")
+    games = Game.objects.prefetch_related(seats_with_players()).order_by("-id")
     if kind:
         games = games.filter(kind=kind)
     if status:
@@ -128,6 +133,20 @@ def move_json(move: Move) -> dict:
     }
 
 
+def is_guest_seat(seat) -> bool:
+    """Whether a seat is a guest's: a person's whose player has no account (a Seat, or a new
+    computer's seat, never a guest)."""
+    if seat.is_computer:
+        return False
+    return seat.player.user_id is None
+
+
+def account_seats(game_id: int) -> set[int]:
+    """The numbers of a game's seats whose players have accounts (one query)."""
+    seats = Seat.objects.filter(game_id=game_id, player__user__isnull=False)
+    return set(seats.values_list("number", flat=True))
+
+
 def seat_json(seat) -> dict:
     """A seat as the API shows it (a Seat, or a seat the write path knows: a new one has 0)."""
     return {
@@ -135,6 +154,7 @@ def seat_json(seat) -> dict:
         "name": seat.name,
         "score": getattr(seat, "score", 0),
         "is_computer": seat.is_computer,
+        "guest": is_guest_seat(seat),
     }
 
 

@@ -165,6 +165,9 @@ class SeatOut(serializers.Serializer):
     name = serializers.CharField()
     score = serializers.IntegerField()
     is_computer = serializers.BooleanField()
+    guest = serializers.BooleanField(
+        help_text="A guest's seat: a person playing without an account (never a computer)."
+    )
 
 
 class GameOut(serializers.Serializer):

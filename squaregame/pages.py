@@ -106,7 +106,7 @@ def _row(game: Game, player: Player | None) -> dict:
 def _form_player(request) -> Player:
     """The session's player, named from the form's ``name`` field when it has one."""
     if request.POST.get("name") is not None:
-        return session_player_save(request, _clean_name(request.POST.get("name")))
+        return session_player_save(request, _clean_name(request.POST.get("name"), request))
     player = session_player(request)
     if player is None:
         raise FormError("Choose a name before starting a game.")

@@ -159,6 +159,9 @@ def test_the_lobby_creates_a_table_and_its_share_link_seats_a_newcomer(duo):
     ada, bob, game_id = duo
     assert bob.page.locator("#join-panel").is_hidden()
     assert "/play/" in bob.page.url and "join" not in bob.page.url
+    # Neither has an account: each row says "guest", drawn from the view and the seats' refresh.
+    ada.page.wait_for_selector("#scores li[data-player=bob] .badge-guest")
+    bob.page.wait_for_selector("#scores li[data-player=ada] .badge-guest")
     lobby = bob.goto("/")
     row = lobby.locator(f"#open-tables tr[data-game='{game_id}']")
     assert "ada" in row.inner_text() and "bob" in row.inner_text()

@@ -8,6 +8,7 @@ import json
 import pytest
 from asgiref.sync import async_to_sync
 from channels.testing import HttpCommunicator
+from django.contrib.auth import get_user_model
 
 from config.asgi import application
 from games import api_fast, services
@@ -292,11 +293,16 @@ def test_a_create_answers_the_same_either_way(client, case):
     assert answers[0] == answers[1]
 
 
-def join_case(name_or_body, seated=()):
+def join_case(name_or_body, seated=(), account=None):
     def make():
+        user = None
+        if account is not None:
+            users = get_user_model().objects
+            user = users.filter(username=account).first() or users.create_user(account)
         game = services.game_create(kind="set", options={"rules": "classic"})
         for name in seated:
-            services.game_join(game_id=game.pk, player=Player.objects.create(name=name))
+            player = Player.objects.create(name=name, user=user if name == account else None)
+            services.game_join(game_id=game.pk, player=player)
         if isinstance(name_or_body, bytes):  # a body as sent
             return game.pk, name_or_body
         body = name_or_body if isinstance(name_or_body, dict | list) else {"name": name_or_body}
@@ -314,6 +320,9 @@ JOIN_CASES = {
     "no name": join_case({}),
     "a list": join_case(["ann"]),
     "Infinity for a name": join_case(b'{"name": Infinity}'),
+    "an account's name": join_case("ada", account="ada"),
+    "an account's name in another case": join_case("ADA", account="ada"),
+    "beside an account and a guest": join_case("zoe", seated=["ada", "ann"], account="ada"),
 }
 
 

@@ -76,6 +76,7 @@ function start(root) {
   const pick = {piece: null, rotation: 0, flip: false, at: null};
   let legal = legalIndex([]);
   let computers = new Set(cfg.computers || []);
+  let guests = new Set(cfg.guests || []);
   let pending = false;
   let socket = null;
 
@@ -158,6 +159,7 @@ function start(root) {
       item.appendChild(name);
       if (seat.seat === view.seat) badge(item, "you", "badge-you");
       if (seat.name && computers.has(seat.name)) badge(item, "computer");
+      if (seat.name && guests.has(seat.name)) badge(item, "guest");
       if (toMove) badge(item, "to move", "badge-declaring");
       if ((view.winners || []).includes(seat.seat)) badge(item, "winner", "sq-badge-winner");
       else if (seat.finished) badge(item, "finished");
@@ -435,6 +437,9 @@ function start(root) {
     }
     computers = new Set(
       (reply.data.seats || []).filter((seat) => seat.is_computer).map((seat) => seat.name),
+    );
+    guests = new Set(
+      (reply.data.seats || []).filter((seat) => seat.guest).map((seat) => seat.name),
     );
     render();
   }

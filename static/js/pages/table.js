@@ -28,6 +28,7 @@ let judged = false;
 let lastDeclare = view.declare ? view.declare.state : "none";
 let knownPlayers = (view.players || []).join(",");
 let computers = cfg.computers || [];
+let guests = cfg.guests || [];
 let shown = [];
 let messageTimer = null;
 let chain = Promise.resolve();
@@ -258,6 +259,7 @@ async function refreshSeats() {
   const reply = await request("GET", cfg.api_url);
   if (!reply.ok || !reply.data.seats) return;
   computers = reply.data.seats.filter((s) => s.is_computer).map((s) => s.name);
+  guests = reply.data.seats.filter((s) => s.guest).map((s) => s.name);
   drawScores();
 }
 
@@ -330,6 +332,7 @@ function badgesOf(name) {
   const badges = [];
   if (name === view.you) badges.push("you");
   if (computers.includes(name)) badges.push("computer");
+  if (guests.includes(name)) badges.push("guest");
   if (view.declare && view.declare.declarer === name) badges.push("declaring");
   if ((view.votes || []).includes(name)) badges.push("voted to add");
   if ((view.locked || []).includes(name)) badges.push("locked out");
