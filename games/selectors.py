@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.db import connection
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 
 from games import ratings, runtime, store
 from games.errors import NotFound
@@ -171,6 +171,11 @@ def public_options(options: dict) -> dict:
 
 def game_summary(game: Game, seats: list[dict] | None = None) -> dict:
     """A game as the API lists it; `seats` (seat_json of each, by number) when known already."""
+    if seats is None:
+        # One query for the seats and their players (whose accounts mark guests), or none when a
+        # list or an export fetched them already.
+        prefetch_related_objects([game], seats_with_players())
+        seats = [seat_json(seat) for seat in game.seats.all()]
     return {
         "id": game.pk,
         "kind": game.kind,
@@ -179,7 +184,7 @@ def game_summary(game: Game, seats: list[dict] | None = None) -> dict:
         "version": game.version,
         "is_open": game.is_open,
         "is_default": game.is_default,
-        "seats": [seat_json(seat) for seat in game.seats.all()] if seats is None else seats,
+        "seats": seats,
         "created": game.created.isoformat(),
         "updated": game.updated.isoformat(),
         "finished": game.finished.isoformat() if game.finished else None,

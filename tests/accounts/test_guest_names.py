@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import services
+from games import selectors, services
 from games.auth import ACCOUNT_NAME_TAKEN
 from games.models import Game, Player, Seat
 from tests.accounts.test_tokens import CLASSIC, account, post
@@ -71,3 +71,15 @@ def test_the_protocol_refuses_a_new_seat_under_an_account_s_name(client):
     table = services.default_table()
     assert "Ada" not in Game.objects.get(pk=table.pk).state["players"]
     assert client.get("/look/bob").status_code == 200
+
+
+def test_a_game_read_loads_its_seats_players_in_one_query_whatever_the_seats(
+    client, django_assert_num_queries
+):
+    game = services.game_create(kind="set", options={"rules": "classic"})
+    for name in ("ann", "bob", "cid", "dee"):
+        services.game_join(game_id=game.pk, name=name)
+    row = selectors.game_row(game.pk)
+    with django_assert_num_queries(1):
+        seats = selectors.game_summary(row)["seats"]
+    assert [seat["guest"] for seat in seats] == [True] * 4
