@@ -128,7 +128,12 @@ def square_home(request):
         speed = _choice(request.POST, "speed", SPEEDS, "computer speed", "fast")
         limits.check_join(request)
         player = _form_player(request)
-        game = services.game_create(kind=Game.Kind.SQUARE, options={"players": players})
+        game = services.game_create(
+            kind=Game.Kind.SQUARE,
+            options={"players": players},
+            # Only an account's game can be rated: a guest's box is ignored (it is not shown).
+            rated=request.user.is_authenticated and request.POST.get("rated") == "on",
+        )
         services.game_join(game_id=game.pk, player=player, name=player.name)
         for _ in range(computers):
             services.seat_add_computer(game_id=game.pk, speed=speed)
