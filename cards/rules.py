@@ -187,13 +187,13 @@ class SetTable:
     # Each rule set and number of attributes is a mode of its own: a 27-card game is not the
     # 81-card one, and declaring is not claiming. The standard deck of 4 attributes has the
     # short name.
-    rating_modes = (
-        "set-classic",
-        "set-declare",
-        "set-classic-3",
-        "set-declare-3",
-        "set-classic-5",
-    )
+    rating_modes = {
+        "set-classic": "Set classic",
+        "set-declare": "Set declare",
+        "set-classic-3": "Set classic, 3 attributes",
+        "set-declare-3": "Set declare, 3 attributes",
+        "set-classic-5": "Set classic, 5 attributes",
+    }
 
     def rating_mode(self, options: dict) -> str | None:
         """The mode a table of these options is rated in, or None: a chosen deck or board size
@@ -202,6 +202,59 @@ class SetTable:
             return None
         attributes = options.get("attributes", 4)
         return f"set-{options.get('rules', 'declare')}{'' if attributes == 4 else f'-{attributes}'}"
+
+    # What `stats` counts, as a profile names it: counts are summed over games, lists of
+    # seconds give their mean and best.
+    stat_fields = {
+        "games_won": "Games won",
+        "sets_found": "Sets found",
+        "wrong_claims": "Wrong claims",
+        "seconds_per_set": "Seconds per set",
+        "solitaire_seconds": "Solitaire time (seconds)",
+    }
+
+    def stats(self, options: dict, state: dict, moves) -> dict[str, dict]:
+        """What each player did at a finished table, for profiles and the site's numbers.
+
+        ``moves`` are the table's log as ``(actor, outcome, at_ms)``, in order. Per player:
+
+        - ``games_won``: 1 when they had the best score at a table of two or more;
+        - ``sets_found`` and ``wrong_claims``: the tally (wrong picks or claims, and declare
+          timeouts);
+        - ``seconds_per_set``: for each set they found, the seconds since the table's previous
+          set, or since its first move;
+        - ``solitaire_seconds``: a solitaire game's time, from its first move to its last (one
+          player at a classic table of the standard deck, with no hint).
+        """
+        typed = table_state(state)
+        found: dict[str, list[float]] = {name: [] for name in typed.scores}
+        start = previous = None
+        last = None
+        for actor, outcome, at_ms in moves:
+            start = at_ms if start is None else start
+            last = at_ms
+            if outcome.get("claim") == "set" or outcome.get("pick") == "set":
+                found.setdefault(actor, []).append((at_ms - (previous or start)) / 1000)
+                previous = at_ms
+        best = max(typed.scores.values(), default=None)
+        solitaire = (
+            len(typed.scores) == 1
+            and typed.rules == "classic"
+            and self.rating_mode(options) == "set-classic"
+            and not any(tally.hinted for tally in typed.tally.values())
+            and start is not None
+        )
+        stats = {}
+        for name, score in typed.scores.items():
+            tally = typed.tally.get(name)
+            stats[name] = {
+                "games_won": int(len(typed.scores) > 1 and score == best),
+                "sets_found": tally.sets if tally else 0,
+                "wrong_claims": tally.wrong + tally.timeouts if tally else 0,
+                "seconds_per_set": found.get(name, []),
+                "solitaire_seconds": [(last - start) / 1000] if solitaire else [],
+            }
+        return stats
 
     def rating(self, options: dict, state: dict) -> tuple[str, dict[str, int]] | None:
         """The mode a finished table is rated in and each player's rank (0 first, equal scores

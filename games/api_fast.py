@@ -39,6 +39,7 @@ from games.api import created_answer, join_answer
 from games.auth import acheck_guest_name, token_of
 from games.errors import GameError, game_error_answer
 from games.middleware import allowed_host
+from games.names import is_plain_name
 
 MOVES_PATH = re.compile(r"^/api/games/([0-9]{1,18})/moves$")
 JOIN_PATH = re.compile(r"^/api/games/([0-9]{1,18})/join$")
@@ -178,7 +179,6 @@ def _action(data) -> dict | None:
     return checked.validated_data if checked.is_valid() else None
 
 
-_NAME = re.compile(s.NAME_PATTERN)
 # What DRF's CharField refuses in any text: NUL and surrogates.
 _REFUSED_TEXT = re.compile("[\x00\ud800-\udfff]")
 
@@ -187,7 +187,7 @@ def _name(data) -> str | None:
     """The name JoinRequest validates (None: it refuses the body), plainly valid ones taken
     without making the serializer."""
     name = data.get("name") if isinstance(data, dict) else None
-    if isinstance(name, str) and _NAME.fullmatch(name):
+    if isinstance(name, str) and is_plain_name(name):
         return name
     checked = s.JoinRequest(data=data)
     return checked.validated_data["name"] if checked.is_valid() else None

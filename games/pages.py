@@ -13,7 +13,6 @@ when it was sent from a table page, the message is shown there after a redirect.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from django.http import Http404
@@ -27,9 +26,9 @@ from games import limits, ratings, selectors, services
 from games.auth import ACCOUNT_NAME_TAKEN, is_account_name, is_guest, session_player
 from games.errors import NotFound
 from games.models import Game, Player
+from games.names import BadName, check_name
 from games.rules import get_rules
 
-# A player's name at a table: letters, digits and underscores (the Set protocol's).
 # What each kind adds to its pages' script config (the words and drawings of its cards...),
 # registered by the kind's app when Django is ready: the platform knows no game's shapes.
 _PAGE_CONFIG: dict[str, Callable[[dict], dict]] = {}
@@ -44,10 +43,6 @@ def page_config(game: Game) -> dict:
     """What ``game``'s kind adds to a page's script config (nothing for most kinds)."""
     build = _PAGE_CONFIG.get(game.kind)
     return build(game.options) if build else {}
-
-
-NAME_PATTERN = re.compile(r"[A-Za-z0-9_]{1,20}")
-NAME_RULE = "A name is 1 to 20 letters, digits or underscores, with no spaces (like ada_l)."
 
 
 def form_status(error: Exception) -> int:
@@ -65,11 +60,10 @@ class FormError(ValueError):
 def _clean_name(raw, request=None) -> str:
     """A valid player name; with the `request` of a guest (no account signed in), one that no
     account has (ignoring case)."""
-    name = (raw or "").strip()
-    if not name:
-        raise FormError("Please choose a name. " + NAME_RULE)
-    if not NAME_PATTERN.fullmatch(name):
-        raise FormError(f"{name[:40]!r} cannot be used. {NAME_RULE}")
+    try:
+        name = check_name((raw or "").strip())
+    except BadName as error:
+        raise FormError(str(error)) from None
     if request is not None and is_guest(request) and is_account_name(name):
         raise FormError(ACCOUNT_NAME_TAKEN)
     return name
@@ -238,8 +232,8 @@ def replay_page(request, game_id: int):
 @require_GET
 def leaderboard_page(request, mode: str | None = None):
     """The top accounts of one rated mode, with a tab (a link) for each mode."""
-    modes = ratings.modes()
-    mode = modes[0] if mode is None else mode
+    names = ratings.mode_names()
+    mode = next(iter(names)) if mode is None else mode
     try:
         board = selectors.leaderboard(mode)
     except NotFound as error:
@@ -249,19 +243,9 @@ def leaderboard_page(request, mode: str | None = None):
         "leaderboard.html",
         {
             "mode": mode,
-            "modes": [(name, MODE_NAMES.get(name, name)) for name in modes],
-            "mode_name": MODE_NAMES.get(mode, mode),
+            "modes": list(names.items()),
+            "mode_name": names[mode],
             "players": board["players"],
             "min_games": ratings.MIN_GAMES,
         },
     )
-
-
-MODE_NAMES = {
-    "set-classic": "Set classic",
-    "set-declare": "Set declare",
-    "set-classic-3": "Set classic, 3 attributes",
-    "set-declare-3": "Set declare, 3 attributes",
-    "set-classic-5": "Set classic, 5 attributes",
-    "square": "Square Game",
-}

@@ -3,8 +3,8 @@
 A game is rated when it was created with ``rated`` and, when it ends, every seat is an
 account's (no guests, no computers, no account twice) and its rules count it (``rating``: the
 mode and each seat's rank; hints, for one, make a Set table unrated). The kinds say which modes
-they have (``rating_modes``) and which one a game's options are (``rating_mode``); Set War has
-none.
+they have (``rating_modes``, with their names for people) and which one a game's options are
+(``rating_mode``); Set War has none.
 
 Ratings are openskill's Plackett-Luce model, which ranks 2 to 8 players (or more) at once with
 ties, on a scale where a new account starts at 1500 (sigma 500). The rating shown is the
@@ -30,12 +30,17 @@ MIN_GAMES = 5  # rated games an account needs to appear on a leaderboard
 TOP = 100
 
 
+def mode_names() -> dict[str, str]:
+    """Every rated mode of the registered kinds, in their order, with its name for people."""
+    found: dict[str, str] = {}
+    for kind in kinds():
+        found.update(getattr(get_rules(kind), "rating_modes", {}))
+    return found
+
+
 def modes() -> list[str]:
     """Every rated mode of the registered kinds, in their order."""
-    found: list[str] = []
-    for kind in kinds():
-        found += getattr(get_rules(kind), "rating_modes", ())
-    return found
+    return list(mode_names())
 
 
 def can_rate(kind: str) -> bool:

@@ -9,6 +9,16 @@ The platform calls only these methods; each kind adapts its pure engine to them:
 - ``view(state, actor, now_ms) -> dict``: what that seat (or a watcher, actor None) sees;
 - ``status(state)``, ``scores(state)``: for listings and the admin.
 
+A kind may also have (the platform asks with ``getattr``):
+
+- ``describe(options)``, ``page``: a short description for lists, its own page's URL name;
+- ``rating_modes``, ``rating_mode(options)``, ``rating(options, state)``: its rated modes
+  (games.ratings);
+- ``stat_fields`` and ``stats(options, state, moves) -> {name: {field: count or [seconds]}}``:
+  what each player did in a finished game, from its state and its log of ``(actor, outcome,
+  at_ms)``: a count, or a list of seconds for a field whose name says "seconds" (games.profiles
+  sums the counts and gives the mean and best of the seconds).
+
 States are plain JSON-able data and the functions never mutate their input, so a rejected action
 leaves the game as it was.
 """

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.fields import empty
 from rest_framework.settings import api_settings
 
+from games import names
 from games.models import Game
 from games.rules import kinds
 from games.schema import OneOf
 
-NAME_HELP = "1 to 40 letters, digits or underscores (the Set protocol's player name)."
+NAME_HELP = (
+    f"1 to {names.MAX_LENGTH} letters (of any script), digits, '_' or '-', with no spaces; "
+    "compared in Unicode's NFC form."
+)
 
 
 # --- JSON as JSON: what the schema says is an integer or a boolean must be one ------------------
@@ -36,13 +41,24 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
-class StrictRegexField(serializers.RegexField):
-    """Text matching a pattern; a number is not text ("name": 0 is refused, not read as "0")."""
+@extend_schema_field(
+    {"type": "string", "minLength": 1, "maxLength": names.MAX_LENGTH, "pattern": r"^[\w-]+$"}
+)
+class NameField(serializers.CharField):
+    """A player's name by the site's rule (games.names): text, never cut, in NFC form; a
+    refused one is answered with the rule's own sentence."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("error_messages", {"blank": f"Please choose a name. {names.RULE}"})
+        super().__init__(trim_whitespace=False, **kwargs)
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
+            raise serializers.ValidationError(names.RULE)
+        try:
+            return names.check_name(super().to_internal_value(data))
+        except names.BadName as error:
+            raise serializers.ValidationError(str(error)) from None
 
 
 class StrictChoiceField(serializers.ChoiceField):
@@ -213,16 +229,8 @@ class LeaderboardOut(serializers.Serializer):
     players = LeaderboardPlayerOut(many=True, help_text="The top 100, best first.")
 
 
-NAME_PATTERN = r"^[A-Za-z0-9_]{1,40}$"
-
-
 class JoinRequest(serializers.Serializer):
-    name = StrictRegexField(
-        NAME_PATTERN,
-        help_text=NAME_HELP,
-        # Said as a sentence: the pages show it as it is (they check no name themselves).
-        error_messages={"invalid": f"A name is {NAME_HELP[:-1]}, with no spaces."},
-    )
+    name = NameField(help_text=NAME_HELP)
 
 
 class ComputerRequest(serializers.Serializer):

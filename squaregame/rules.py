@@ -462,7 +462,7 @@ class SquareKind:
         engine = engine or self.engine(state)
         return {name: engine.squares_closed(n) for n, name in enumerate(state["names"], 1)}
 
-    rating_modes = ("square",)
+    rating_modes = {"square": "Square Game"}
 
     def rating_mode(self, options: dict) -> str | None:
         """The one mode; a game continued from a save is not rated (it did not start equal)."""
@@ -475,6 +475,16 @@ class SquareKind:
         winners = set(state["game"]["winners"])
         return "square", {
             name: 0 if number in winners else 1 for number, name in enumerate(state["names"], 1)
+        }
+
+    stat_fields = {"games_won": "Games won"}
+
+    def stats(self, options: dict, state: dict, moves) -> dict[str, dict]:
+        """What each player of a finished game did, for profiles: whether they won."""
+        winners = set(state["game"]["winners"])
+        return {
+            name: {"games_won": int(number in winners)}
+            for number, name in enumerate(state["names"], 1)
         }
 
     def bot_actions(self, state: dict, name: str) -> list[dict] | None:

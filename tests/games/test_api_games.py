@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from games.models import Game, Move
@@ -219,14 +221,43 @@ def test_a_seated_player_adds_a_computer(client, table):
     assert post(client, url, {"speed": "warp"}, alice).status_code == 400
 
 
-@pytest.mark.parametrize("name", ["a b", "<b>", "é", "x" * 41])
-def test_a_bad_name_to_join_is_refused_with_a_sentence_naming_the_rule(client, name):
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        (
+            "a b",
+            "A name holds only letters (of any script), digits, '_' and '-': no spaces or "
+            "other signs.",
+        ),
+        (
+            "<b>",
+            "A name holds only letters (of any script), digits, '_' and '-': no spaces or "
+            "other signs.",
+        ),
+        ("x" * 21, "A name has at most 20 characters; this one has 21."),
+        (
+            "",
+            "Please choose a name. A name is 1 to 20 letters (of any script), digits, '_' or "
+            "'-', with no spaces (like ada_l or Zoë).",
+        ),
+    ],
+)
+def test_a_bad_name_to_join_is_refused_with_a_sentence_naming_the_rule(client, name, message):
     game = client.post("/api/games/", {"kind": "set"}, content_type="application/json").json()
     response = client.post(
         f"/api/games/{game['id']}/join", {"name": name}, content_type="application/json"
     )
     assert response.status_code == 400
-    assert response.json()["errors"]["name"] == [
-        "A name is 1 to 40 letters, digits or underscores (the Set protocol's player name), "
-        "with no spaces."
-    ]
+    assert response.json()["errors"]["name"] == [message]
+    assert client.get(f"/api/games/{game['id']}/").json()["seats"] == []
+
+
+@pytest.mark.parametrize("name", ["Zoë", "李雷", "Ólafur", "x-1", "é" * 20, "Zoe\u0308"])
+def test_a_name_of_any_script_joins_whole_in_nfc(client, name):
+    game = client.post("/api/games/", {"kind": "set"}, content_type="application/json").json()
+    response = client.post(
+        f"/api/games/{game['id']}/join", {"name": name}, content_type="application/json"
+    )
+    assert response.status_code == 201, response.content
+    seats = client.get(f"/api/games/{game['id']}/").json()["seats"]
+    assert [seat["name"] for seat in seats] == [unicodedata.normalize("NFC", name)]

@@ -517,7 +517,7 @@ def test_the_square_page_starts_a_game_with_computers_and_opens_it(client):
     [
         ({"name": "ada", "players": "5"}, "Choose the number of players among 2, 3, 4"),
         ({"name": "ada", "players": "2", "computers": "2"}, "number of computers (0-1)"),
-        ({"name": "a b", "players": "2"}, "cannot be used"),
+        ({"name": "a b", "players": "2"}, "no spaces or other signs"),
         ({"players": "2"}, "Choose a name before starting a game"),
         ({"name": "ada", "speed": "warp"}, "computer speed"),
     ],

@@ -49,7 +49,8 @@ Choices where the spec is silent (this package's rules):
 - **A finished table** answers everything with its final state and changes nothing (§8), but a
   pick still has to name a position on the final board, otherwise it is refused with the §5
   message (an off-board pick is an error whatever the table's state).
-- **Player names** follow the protocol's ``[A-Za-z0-9_]+`` (ASCII only) in every rule set.
+- **Player names** are letters and digits of any script, ``_`` and ``-``, in every rule set;
+  the text protocol's own grammar, ``[A-Za-z0-9_]+``, is checked by the protocol.
 - **Unknown options** are refused, so a typo never silently falls back to a default.
 """
 

@@ -50,7 +50,9 @@ __all__ = [
 
 S = TypeVar("S", bound=TableState)
 
-_NAME = re.compile(r"[A-Za-z0-9_]+")
+# Letters and digits of any script (\w is Unicode-aware), "_" and "-": the site's names. The text
+# protocol's names are narrower, ``[A-Za-z0-9_]+``, and it checks them itself (protocol_text).
+_NAME = re.compile(r"[\w-]+")
 
 
 @dataclass(frozen=True)
@@ -72,10 +74,13 @@ class Result:
 
 
 def is_player_name(name: object) -> bool:
-    """Tell whether ``name`` follows the protocol's player grammar ``[A-Za-z0-9_]+`` (ASCII).
+    """Tell whether ``name`` is a player's name: letters and digits of any script, ``_`` and
+    ``-`` (the text protocol allows only ``[A-Za-z0-9_]+`` and checks that itself).
 
-    >>> is_player_name("alice_2"), is_player_name("Zoë"), is_player_name("")
-    (True, False, False)
+    >>> is_player_name("alice_2"), is_player_name("Zoë"), is_player_name("李雷")
+    (True, True, True)
+    >>> is_player_name(""), is_player_name("a b"), is_player_name("<b>")
+    (False, False, False)
     """
     return isinstance(name, str) and _NAME.fullmatch(name) is not None
 
