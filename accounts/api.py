@@ -17,16 +17,17 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import exceptions, negotiation, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import serializers as s
+from accounts.selectors import account_named
 from accounts.tokens import token_create
 from accounts.validators import validate_username
-from games import limits, selectors
-from games.errors import Conflict, NotFound
+from games import limits, profiles, selectors
+from games.errors import Conflict
 from games.models import Game, Seat
 from games.schema import (
     ERROR_RESPONSES,
@@ -130,6 +131,53 @@ class AccountListView(APIView):
         )
 
 
+class UserView(APIView):
+    authentication_classes = []  # public, as the profile page is
+
+    @extend_schema(
+        tags=TAGS,
+        summary="An account's ratings and statistics",
+        description=(
+            "The account's rating in each rated mode it has played, and its totals over its "
+            "finished games, as its profile page (/u/{name}) shows them. The name is compared "
+            "ignoring case."
+        ),
+        auth=[],
+        responses={
+            200: s.UserOut,
+            **ERROR_RESPONSES,
+            404: error_response("No account has that name."),
+        },
+        examples=[
+            OpenApiExample(
+                "An account",
+                response_only=True,
+                value={
+                    "name": "Zoë",
+                    "ratings": {"set-declare": {"rating": 1612, "games": 7}},
+                    "stats": {
+                        "games_played": 9,
+                        "games_won": 5,
+                        "sets_found": 112,
+                        "wrong_claims": 6,
+                        "seconds_per_set": {"count": 112, "mean": 7.41, "best": 0.9},
+                        "solitaire_seconds": {"count": 2, "mean": 388.5, "best": 341.2},
+                    },
+                },
+            )
+        ],
+    )
+    def get(self, request, name: str):
+        user = account_named(name)
+        return Response(
+            {
+                "name": user.get_username(),
+                "ratings": profiles.account_ratings(user),
+                "stats": profiles.account_stats(user),
+            }
+        )
+
+
 NDJSON = "application/x-ndjson"
 GAMES_PER_BATCH = 50
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
@@ -141,17 +189,6 @@ class AnyAccept(negotiation.DefaultContentNegotiation):
 
     def select_renderer(self, request, renderers, format_suffix=None):
         return renderers[0], renderers[0].media_type
-
-
-def _account(name: str):
-    """The account of that name, compared ignoring case as names are, or the not-found error."""
-    users = get_user_model()
-    # No account's name is that long or holds a NUL (PostgreSQL refuses one in a query).
-    if len(name) <= users._meta.get_field(users.USERNAME_FIELD).max_length and "\x00" not in name:
-        found = users.objects.filter(username__iexact=unicodedata.normalize("NFC", name)).first()
-        if found is not None:
-            return found
-    raise NotFound(f"There is no account named {name!r}.")
 
 
 def _finished_games(user, *, since_ms: int | None):
@@ -236,7 +273,7 @@ class UserGamesView(APIView):
         },
     )
     def get(self, request, name: str):
-        user = _account(name)
+        user = account_named(name)
         query = s.UserGamesQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         games = _finished_games(user, since_ms=query.validated_data.get("since"))

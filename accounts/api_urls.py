@@ -5,5 +5,6 @@ from accounts import api
 urlpatterns = [
     path("auth/token", api.AuthTokenView.as_view(), name="api-auth-token"),
     path("accounts", api.AccountListView.as_view(), name="api-accounts"),
+    path("users/<str:name>", api.UserView.as_view(), name="api-user"),
     path("users/<str:name>/games", api.UserGamesView.as_view(), name="api-user-games"),
 ]

@@ -45,3 +45,24 @@ class UserGamesQuery(serializers.Serializer):
         max_value=MAX_SINCE_MS,
         help_text="Only games finished at or after this moment, in Unix milliseconds.",
     )
+
+
+class RatingOut(serializers.Serializer):
+    rating = serializers.IntegerField(help_text="The rating (openskill's estimate, rounded).")
+    games = serializers.IntegerField(help_text="Rated games played in this mode.")
+
+
+class UserOut(serializers.Serializer):
+    name = serializers.CharField(help_text="The account's name, as stored.")
+    ratings = serializers.DictField(
+        child=RatingOut(),
+        help_text="The account's rating in each rated mode it has played (a mode it has not "
+        "played is absent), by mode: see GET /api/leaderboard/{mode}.",
+    )
+    stats = serializers.DictField(
+        help_text="Its totals over its finished games: games_played, and what each kind counts. "
+        "A count is a number (games_won, sets_found, wrong_claims); seconds are "
+        '{"count", "mean", "best"} with null for none (seconds_per_set: for each set found, '
+        "the seconds since the table's previous set; solitaire_seconds: each solitaire game's "
+        "time, the best being the fastest)."
+    )

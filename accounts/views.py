@@ -1,14 +1,20 @@
-"""The account's pages beside allauth's: its personal API tokens."""
+"""The account's pages beside allauth's: its public profile and its personal API tokens."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.models import AccessToken
+from accounts.selectors import account_named
 from accounts.tokens import token_create, token_revoke
+from games import charts, profiles, ratings
+from games.errors import NotFound
+from games.pages import _game_row
 
 TOKEN_NAME_MAX = AccessToken._meta.get_field("name").max_length
 
@@ -51,3 +57,80 @@ def tokens(request):
         },
         status=400 if error else 200,
     )
+
+
+@require_GET
+def profile(request, name: str):
+    """An account's public profile: its ratings with their history as charts, its totals and
+    its last 100 games with links to their replays."""
+    try:
+        user = account_named(name)
+    except NotFound as error:
+        raise Http404(str(error)) from None
+    if user.get_username() != name:  # the name as typed, in another case: its own address
+        return redirect("profile", name=user.get_username())
+    names = ratings.mode_names()
+    rated = profiles.account_ratings(user)
+    history = profiles.rating_history(user)
+    modes = []
+    for mode, rating in rated.items():
+        points = history.get(mode, [])
+        title = f"{user.get_username()}'s {names.get(mode, mode)} rating, game by game"
+        chart = charts.line_chart(
+            [
+                charts.Series(
+                    names.get(mode, mode), [(i, p["rating"]) for i, p in enumerate(points)]
+                )
+            ],
+            title=title,
+            description=(
+                f"The rating after each of {len(points) - 1} rated games, from "
+                f"{points[0]['rating'] if points else ratings.shown(ratings.MU)} at the start to "
+                f"{rating['rating']}."
+            ),
+            x_format=lambda x: f"game {x:.0f}" if x else "start",
+        )
+        modes.append(
+            {
+                "mode": mode,
+                "name": names.get(mode, mode),
+                **rating,
+                "chart": chart,
+                "points": points,
+            }
+        )
+    stats = profiles.account_stats(user)
+    fields = [
+        (label, stats[field], profiles.is_seconds(field))
+        for field, label in profiles.stat_fields().items()
+    ]
+    seats = profiles.latest_seats(user)
+    figures = profiles.finished_stats(
+        seat.game_id for seat in seats if seat.game.status == seat.game.Status.OVER
+    )
+    games = []
+    for seat in seats:
+        row = _game_row(seat.game, seat.player)
+        won = figures.get(seat.game_id, {}).get(seat.name, {}).get("games_won")
+        games.append({**row, "seat": seat, "won": won})
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "account": user,
+            "is_self": request.user.is_authenticated and request.user.pk == user.pk,
+            "modes": modes,
+            "unplayed": [(mode, label) for mode, label in names.items() if mode not in rated],
+            "games_played": stats["games_played"],
+            "fields": fields,
+            "games": games,
+            "last_games": profiles.LAST_GAMES,
+            "api_url": reverse("api-user", args=[user.get_username()]),
+            "export_url": reverse("api-user-games", args=[user.get_username()]),
+        },
+    )
+
+
+def profile_slash(request, name: str):
+    """/u/<name>/ is /u/<name>."""
+    return redirect("profile", name=name, permanent=True)

@@ -12,6 +12,7 @@ urlpatterns = [
     path("", include("games.page_urls")),
     path("", include("cards.page_urls")),
     path("", include("squaregame.page_urls")),
+    path("", include("accounts.page_urls")),  # profiles: /u/<name>
     path("healthz", views.healthz, name="healthz"),
     # Browsers ask for /favicon.ico on documents that name no icon (the JSON API, /healthz).
     path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
