@@ -183,7 +183,8 @@ def session_player(request) -> Player | None:
 
 def session_player_claim(request, user) -> Player | None:
     """Give the browser's guest player, with its seats, to the account that just signed in;
-    a browser with no guest player plays as the account's first player from now on."""
+    a browser with no guest player plays as the account's first player from now on (made under
+    the account's name if it has none: an account never has to choose a name again)."""
     player_id = request.session.get(SESSION_PLAYER_KEY)
     guest = (
         Player.objects.filter(pk=player_id, user__isnull=True, is_computer=False).first()
@@ -195,11 +196,8 @@ def session_player_claim(request, user) -> Player | None:
         guest.name = user.get_username()
         guest.save(update_fields=["user", "name"])
         return guest
-    player = Player.objects.filter(user=user).order_by("pk").first()
-    if player is None:
-        request.session.pop(SESSION_PLAYER_KEY, None)
-    else:
-        request.session[SESSION_PLAYER_KEY] = player.pk
+    player = account_player(user, create=True)
+    request.session[SESSION_PLAYER_KEY] = player.pk
     return player
 
 

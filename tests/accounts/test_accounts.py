@@ -133,6 +133,13 @@ def test_a_guest_who_signs_up_keeps_the_games_played_in_that_browser(client):
     assert client.get(f"/play/{game.pk}/").context["player"] == guest
 
 
+def test_a_new_account_creates_a_table_at_once_under_its_own_name(client):
+    sign_up(client, "Ólafur")
+    response = client.post("/play/new", {"rules": "classic", "attributes": "3"})
+    assert response.status_code == 302, response.content.decode()[:400]
+    assert list(Game.objects.get().seats.values_list("name", flat=True)) == ["Ólafur"]
+
+
 def test_logging_in_on_a_new_browser_plays_as_the_account_and_keeps_that_guests_games(
     client, django_user_model
 ):
