@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from cards.engine.card import deck_table
 from cards.engine.deck import new_deck
-from games import limits, services
+from games import limits, selectors, services
 from games.auth import session_player, session_player_save
 from games.errors import GameError
 from games.models import Game, Player
@@ -78,20 +78,24 @@ def _table_form(data) -> dict:
 
 def _lobby_context(request, **extra) -> dict:
     player = session_player(request)
-    live = Game.objects.exclude(status=Game.Status.OVER).prefetch_related("seats")
+    # The seats with their players, whose accounts mark the guests.
+    seats = selectors.seats_with_players()
+    live = Game.objects.exclude(status=Game.Status.OVER).prefetch_related(seats)
     visible = Q(is_open=True)
     if player is not None:
         visible |= Q(seats__player=player)
-    tables = live.filter(visible).distinct().order_by("-updated")[:LIST_LIMIT]
-    finished = (
+    tables = list(live.filter(visible).distinct().order_by("-updated")[:LIST_LIMIT])
+    finished = list(
         Game.objects.filter(status=Game.Status.OVER)
-        .prefetch_related("seats")
+        .prefetch_related(seats)
         .order_by("-finished", "-id")[:LIST_LIMIT]
     )
+    # The ratings beside the names at the rated tables: one query for all of them.
+    rated = selectors.seat_ratings_of(tables)
     context = {
         "player": player,
-        "tables": [_game_row(game, player) for game in tables],
-        "finished": [_game_row(game, player) for game in finished],
+        "tables": [_lobby_row(game, player, rated) for game in tables],
+        "finished": [_lobby_row(game, player, {}) for game in finished],
         "rule_sets": [(key, label, counts) for key, (label, counts) in RULE_SETS.items()],
         "speeds": SPEEDS,
         "lengths": [(key, label) for key, (label, _size) in LENGTHS.items()],
@@ -108,6 +112,12 @@ def _lobby_context(request, **extra) -> dict:
     }
     context.update(extra)
     return context
+
+
+def _lobby_row(game: Game, player: Player | None, rated: dict[int, dict]) -> dict:
+    row = _game_row(game, player)
+    row["seat_list"] = selectors.seats_shown(game, rated.get(game.pk, {}))
+    return row
 
 
 @require_GET

@@ -256,23 +256,57 @@ def game_export(game: Game, *, full: bool) -> dict:
 # -- ratings ------------------------------------------------------------------------------------
 
 
-def seat_ratings(game: Game) -> dict[str, dict]:
-    """The ratings of a rated game's account seats in its mode, by seat name: {"rating",
-    "games"} (an account with no rated game yet: the starting rating, 0 games). Empty for a
-    game not created rated: nothing is read."""
-    mode = ratings.mode_of(game.kind, game.options) if game.rated else None
-    if mode is None:
+def seat_ratings_of(games) -> dict[int, dict[str, dict]]:
+    """The ratings of each rated game's account seats in its mode, by game id then seat name:
+    {"rating", "games"} (an account with no rated game in the mode yet: the starting rating, 0
+    games). One query for any number of games; none when no game was created rated (games not
+    created rated, or of a kind never rated, are left out)."""
+    modes = {}
+    for game in games:
+        mode = ratings.mode_of(game.kind, game.options) if game.rated else None
+        if mode is not None:
+            modes[game.pk] = mode
+    if not modes:
         return {}
-    seats = dict(
-        game.seats.filter(player__user__isnull=False).values_list("name", "player__user_id")
+    # Each account seat with each of its account's ratings (a left join: one row per mode the
+    # account has a rating in, or one row of nulls), whose game's mode is picked out here.
+    rows = Seat.objects.filter(game_id__in=modes, player__user__isnull=False).values_list(
+        "game_id",
+        "name",
+        "player__user__ratings__mode",
+        "player__user__ratings__mu",
+        "player__user__ratings__games",
     )
-    found = Rating.objects.filter(mode=mode, user_id__in=seats.values())
-    known = {user: (mu, games) for user, mu, games in found.values_list("user_id", "mu", "games")}
-    shown = {}
-    for name, user in seats.items():
-        mu, games = known.get(user, (ratings.MU, 0))
-        shown[name] = {"rating": ratings.shown(mu), "games": games}
+    shown: dict[int, dict[str, dict]] = {game_id: {} for game_id in modes}
+    for game_id, name, mode, mu, games_rated in rows:
+        seats = shown[game_id]
+        if mode == modes[game_id]:
+            seats[name] = {"rating": ratings.shown(mu), "games": games_rated}
+        elif name not in seats:
+            seats[name] = {"rating": ratings.shown(ratings.MU), "games": 0}
     return shown
+
+
+def seat_ratings(game: Game) -> dict[str, dict]:
+    """The ratings of a rated game's account seats in its mode, by seat name (seat_ratings_of):
+    one query; empty for a game not created rated, and nothing is read."""
+    return seat_ratings_of([game]).get(game.pk, {})
+
+
+def seats_shown(game: Game, shown_ratings: dict[str, dict]) -> list[dict]:
+    """A listed game's seats as the lists show them: the name, whether a computer's or a
+    guest's, and the account's rating when the game is rated (seat_ratings_of's for the game).
+    The game's seats and their players are read already (seats_with_players)."""
+    return [
+        {
+            "name": seat.name,
+            "score": seat.score,
+            "is_computer": seat.is_computer,
+            "guest": is_guest_seat(seat),
+            "rating": shown_ratings.get(seat.name),
+        }
+        for seat in game.seats.all()
+    ]
 
 
 def leaderboard(mode: str) -> dict:

@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import limits, services
+from games import limits, selectors, services
 from games.auth import session_player, session_player_save
 from games.errors import GameError, RuleError
 from games.models import Game, Player
@@ -48,14 +48,23 @@ LIST_LIMIT = 20
 
 
 def _games_context(request, player: Player | None, **extra) -> dict:
-    squares = Game.objects.filter(kind=Game.Kind.SQUARE).prefetch_related("seats")
-    waiting = squares.filter(status=Game.Status.WAITING).order_by("-id")[:LIST_LIMIT]
+    # The seats with their players, whose accounts mark the guests.
+    squares = Game.objects.filter(kind=Game.Kind.SQUARE).prefetch_related(
+        selectors.seats_with_players()
+    )
+    waiting = list(squares.filter(status=Game.Status.WAITING).order_by("-id")[:LIST_LIMIT])
     mine = (
-        squares.filter(seats__player=player).distinct().order_by("-id")[:LIST_LIMIT]
+        list(squares.filter(seats__player=player).distinct().order_by("-id")[:LIST_LIMIT])
         if player is not None
         else []
     )
-    finished = squares.filter(status=Game.Status.OVER).order_by("-finished", "-id")[:LIST_LIMIT]
+    finished = list(
+        squares.filter(status=Game.Status.OVER).order_by("-finished", "-id")[:LIST_LIMIT]
+    )
+    # The ratings beside the names in the rated games still played: one query for all lists.
+    rated = selectors.seat_ratings_of(
+        [game for game in (*waiting, *mine) if game.status != Game.Status.OVER]
+    )
     lists = [
         ("square-waiting", "Games waiting for players", waiting, "No game is waiting for players."),
         ("square-mine", "Your games", mine, "You have not played yet."),
@@ -68,7 +77,7 @@ def _games_context(request, player: Player | None, **extra) -> dict:
             {
                 "id": key,
                 "title": title,
-                "rows": [_row(game, player) for game in games],
+                "rows": [_row(game, player, rated) for game in games],
                 "empty": empty,
             }
             for key, title, games, empty in lists
@@ -83,7 +92,7 @@ def _games_context(request, player: Player | None, **extra) -> dict:
     return context
 
 
-def _row(game: Game, player: Player | None) -> dict:
+def _row(game: Game, player: Player | None, rated: dict[int, dict]) -> dict:
     seats = list(game.seats.all())
     winners = []
     if game.status == Game.Status.OVER:
@@ -95,6 +104,7 @@ def _row(game: Game, player: Player | None) -> dict:
         "game": game,
         "players": game.options.get("players"),
         "seats": seats,
+        "seat_list": selectors.seats_shown(game, rated.get(game.pk, {})),
         "imported": "save" in game.options,
         "mine": player is not None and any(seat.player_id == player.pk for seat in seats),
         "winners": winners,
