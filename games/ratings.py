@@ -120,7 +120,7 @@ def rate_ended(game_id: int, kind: str, state: dict):
     if found is None:
         return []
     mode, ranks = found
-    current = yield store.ReadRatings(mode, tuple(sorted(ranks)))
+    current = yield store.ReadRatings(mode, tuple(sorted(ranks)), (MU, SIGMA))
     changes = rate(ranks, current)
     written = yield store.WriteRatings(game_id, mode, tuple(changes))
     return changes if written else []

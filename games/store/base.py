@@ -173,10 +173,14 @@ class ReadRated:
 
 @dataclass(frozen=True)
 class ReadRatings:
-    """The ratings of these accounts in a mode: {user id: (mu, sigma, games)}."""
+    """The ratings of these accounts in a mode: {user id: (mu, sigma, games)}, held until the
+    job ends. An account with no rating in the mode gets one first, `start` (mu, sigma) with no
+    game, so that there is a row to hold: two games ending at once for a new account then rate
+    one after the other, and neither overwrites the other's rating."""
 
     mode: str
-    user_ids: tuple[int, ...]
+    user_ids: tuple[int, ...]  # sorted: jobs take the rows in one order, so never deadlock
+    start: tuple[float, float]
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,8 @@ from games.store.statements import (
     _rating_changes,
     _rating_rows,
     _ratings_read,
+    _ratings_start,
+    _ratings_start_params,
 )
 
 
@@ -154,6 +156,8 @@ class PostgresOps:
         return True, _json(options), [tuple(seat) for seat in seats]
 
     def read_ratings(self, op: ReadRatings):
+        start = _ratings_start_params(op, utc_now())
+        self.conn.execute(_ratings_start(len(op.user_ids)), start)
         rows = self._all(_ratings_read(len(op.user_ids), lock=True), (op.mode, *op.user_ids))
         return {user: (mu, sigma, games) for user, mu, sigma, games in rows}
 
@@ -236,6 +240,8 @@ class AsyncPostgresOps(PostgresOps):
         return True, _json(options), [tuple(seat) for seat in seats]
 
     async def read_ratings(self, op: ReadRatings):
+        start = _ratings_start_params(op, utc_now())
+        await self.conn.execute(_ratings_start(len(op.user_ids)), start)
         rows = await self._all(_ratings_read(len(op.user_ids), lock=True), (op.mode, *op.user_ids))
         return {user: (mu, sigma, games) for user, mu, sigma, games in rows}
 

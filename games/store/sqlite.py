@@ -54,6 +54,8 @@ from games.store.statements import (
     _rating_changes,
     _rating_rows,
     _ratings_read,
+    _ratings_start,
+    _ratings_start_params,
     _update_game,
     _update_params,
 )
@@ -171,6 +173,8 @@ class SqliteOps:
         return True, _json(options), [(name, user, bool(bot)) for name, user, bot in seats]
 
     def read_ratings(self, op: ReadRatings):
+        start = _ratings_start_params(op, _sqlite_time(utc_now()))
+        self.conn.execute(_q(_ratings_start(len(op.user_ids))), start)
         rows = self.conn.execute(_q(_ratings_read(len(op.user_ids))), (op.mode, *op.user_ids))
         return {user: (mu, sigma, games) for user, mu, sigma, games in rows}
 

@@ -52,6 +52,22 @@ _UPSERT_RATING = (
 )
 
 
+def _ratings_start(count: int) -> str:
+    """A starting rating for each account that has none in the mode (one that has is left)."""
+    rows = ", ".join(["(%s, %s, %s, %s, 0, %s)"] * count)
+    return (
+        "INSERT INTO games_rating (user_id, mode, mu, sigma, games, updated) "
+        f"VALUES {rows} ON CONFLICT (user_id, mode) DO NOTHING"
+    )
+
+
+def _ratings_start_params(op, now) -> list:
+    params: list = []
+    for user_id in op.user_ids:
+        params += [user_id, op.mode, *op.start, now]
+    return params
+
+
 def _ratings_read(count: int, *, lock: bool = False) -> str:
     """The accounts' ratings in a mode; `lock` (PostgreSQL): read locked until the job ends, so
     two games ending at once for one account do not both start from its old rating (SQLite's

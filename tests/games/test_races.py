@@ -76,3 +76,45 @@ def test_fifty_claims_of_one_set_at_once_score_exactly_once(db):
     game.refresh_from_db()
     assert sum(game.state["scores"].values()) == 1
     assert_log_is_whole(game)
+
+
+def test_rated_games_ending_at_once_for_the_same_new_accounts_each_count(db):
+    """Eight rated games between the same two new accounts end at the same moment: each game's
+    rating reads the rating the one before it wrote (none is lost), so each account has eight
+    rated games and eight changes, each starting where the one before ended."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import Rating, RatingChange
+    from games.rules import get_rules
+
+    rules = get_rules("set")
+    users = get_user_model()
+    ann = Player.objects.create(name="ann", user=users.objects.create_user("ann", password="x"))
+    bob = Player.objects.create(name="bob", user=users.objects.create_user("bob", password="x"))
+    last = []
+    for index in range(8):
+        game = services.game_create(
+            kind="set", options={"rules": "classic", "attributes": 3}, seed=index, rated=True
+        )
+        seats = [services.game_join(game_id=game.pk, player=p) for p in (ann, bob)]
+        while True:  # play until the next set ends the game
+            game.refresh_from_db()
+            action = rules.bot_actions(game.state, "ann")[0]
+            after = rules.apply(game.state, "ann", action, services.now_ms())
+            if rules.status(after.state) == "over":
+                last.append((game.pk, seats[0], action))
+                break
+            services.move_submit(game_id=game.pk, seat=seats[0], action=action)
+    results = run_at_once(
+        lambda i: services.move_submit(game_id=last[i][0], seat=last[i][1], action=last[i][2]),
+        count=len(last),
+    )
+    assert all(kind == "ok" for kind, _ in results), results
+    for player in (ann, bob):
+        assert Rating.objects.get(user=player.user, mode="set-classic-3").games == 8
+        changes = list(RatingChange.objects.filter(user=player.user).order_by("id"))
+        assert len(changes) == 8
+        chained = {round(c.mu_before, 9) for c in changes[1:]} == {
+            round(c.mu_after, 9) for c in changes[:-1]
+        }
+        assert chained, "each game starts from the rating the one before it left"
