@@ -7,7 +7,7 @@ from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 
 from games import ratings, runtime, store
 from games.errors import NotFound
-from games.models import Game, Move, Rating, Seat
+from games.models import Game, Move, Rating, RatingChange, Seat
 from games.rules import get_rules
 from games.store import TableHead, head_of
 
@@ -289,8 +289,29 @@ def seat_ratings_of(games) -> dict[int, dict[str, dict]]:
 
 def seat_ratings(game: Game) -> dict[str, dict]:
     """The ratings of a rated game's account seats in its mode, by seat name (seat_ratings_of):
-    one query; empty for a game not created rated, and nothing is read."""
-    return seat_ratings_of([game]).get(game.pk, {})
+    one query; empty for a game not created rated, and nothing is read. Once the game has rated
+    its seats, each also says what the game did: "rating" is the one right after it and
+    "change" how far it moved (two queries more)."""
+    shown = seat_ratings_of([game]).get(game.pk, {})
+    if not shown or game.status != Game.Status.OVER:
+        return shown
+    moved = {
+        user: (before, after)
+        for user, before, after in RatingChange.objects.filter(game=game).values_list(
+            "user_id", "mu_before", "mu_after"
+        )
+    }
+    if moved:
+        names = Seat.objects.filter(game=game, player__user_id__in=moved)
+        for name, user in names.values_list("name", "player__user_id"):
+            before, after = moved[user]
+            rating = ratings.shown(after)
+            shown[name] = {
+                **shown[name],
+                "rating": rating,
+                "change": rating - ratings.shown(before),
+            }
+    return shown
 
 
 def seats_shown(game: Game, shown_ratings: dict[str, dict]) -> list[dict]:

@@ -213,7 +213,9 @@ class GameDetailOut(GameOut):
         child=serializers.DictField(),
         help_text=(
             "At a rated game, each account seat's rating in the game's mode, by seat name: "
-            '`{"rating", "games"}`. Empty at other games.'
+            '`{"rating", "games"}`. Once the game has rated them, also `"change"`, how far this '
+            'game moved the rating, and "rating" is the one right after the game. Empty at '
+            "other games."
         ),
     )
 

@@ -41,7 +41,10 @@ def test_a_guest_signs_up_logs_out_and_logs_in_again(browser, server):
     # The guest's player is the account's now: the lobby greets it by the account's name.
     page.wait_for_selector(".player-name:has-text('李雷')")
 
+    # The header's name opens the account's profile, which links to the password change.
     page.click(".account-nav .account-name")
+    page.wait_for_selector("h1:has-text('李雷')")
+    page.click("a:has-text('Change your password')")
     page.wait_for_selector("#id_oldpassword")
 
     page.click(".account-nav button:has-text('Log out')")

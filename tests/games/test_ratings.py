@@ -251,7 +251,7 @@ def test_a_rated_games_detail_shows_its_accounts_ratings(client):
     body = client.get(f"/api/games/{game.pk}/").json()
     assert body["rated"] is True
     up = round(Rating.objects.get(user=ann.user).mu)
-    assert body["ratings"]["ann"] == {"rating": up, "games": 1}
+    assert body["ratings"]["ann"] == {"rating": up, "games": 1, "change": up - 1500}
     plain = services.game_create(kind="square", options={"players": 2})
     body = client.get(f"/api/games/{plain.pk}/").json()
     assert body["rated"] is False and body["ratings"] == {}
@@ -293,7 +293,7 @@ def test_an_account_creates_a_rated_table_from_the_lobby_and_the_table_says_so(c
     game = Game.objects.get()
     assert game.rated
     page = client.get(made.url).content.decode()
-    assert "A rated game" in page and "ann: <strong>1500</strong>" in page
+    assert "A rated game" in page and 'ann: <strong class="rating">1500</strong>' in page
 
 
 @pytest.mark.django_db(transaction=True)
@@ -326,3 +326,19 @@ def test_the_last_move_on_the_event_loop_rates_in_its_own_transaction():
     assert game.status == Game.Status.OVER
     assert RatingChange.objects.filter(game=game).count() == 2
     assert Rating.objects.get(user=ann.user).mu > Rating.objects.get(user=bob.user).mu
+
+
+def test_a_rated_games_seats_say_how_far_the_game_moved_each_rating(client):
+    ann, bob = account("ann"), account("bob")
+    game, _ = square_game([ann, bob])
+    square_game([ann, bob])  # a later game moves the ratings again
+    body = client.get(f"/api/games/{game.pk}/").json()
+    changes = {c.user_id: c for c in RatingChange.objects.filter(game=game)}
+    for player in (ann, bob):
+        change = changes[player.user_id]
+        shown = body["ratings"][player.name]
+        assert shown["rating"] == ratings.shown(change.mu_after)  # right after this game
+        assert shown["change"] == ratings.shown(change.mu_after) - ratings.shown(change.mu_before)
+    assert body["ratings"]["ann"]["change"] > 0 > body["ratings"]["bob"]["change"]
+    page = client.get(f"/square/{game.pk}/").content.decode()
+    assert 'class="change up"> (+' in page and 'class="change down"> (−' in page

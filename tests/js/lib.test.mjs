@@ -136,3 +136,10 @@ test("a replay says each step in words, naming cards by the server's phrases", a
   assert.deepEqual(nextCards(steps, 0), ["D"]);
   assert.deepEqual(nextCards(steps, 1), []);
 });
+
+test("a rating line says the rating, the game's change and the rated games", async () => {
+  const {ratingLine} = await import("../../static/js/lib/ratings.js");
+  assert.equal(ratingLine("Zoë", {rating: 1532, games: 5, change: 32}), "Zoë: 1532 (+32), 5 rated games");
+  assert.equal(ratingLine("bob", {rating: 1470, games: 1, change: -30}), "bob: 1470 (−30), 1 rated game");
+  assert.equal(ratingLine("new", {rating: 1500, games: 0}), "new: 1500, 0 rated games");
+});

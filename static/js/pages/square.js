@@ -14,6 +14,7 @@
 
 import {request, useCsrfToken} from "../lib/api.js";
 import {plural} from "../lib/format.js";
+import {renderRatings} from "../lib/ratings.js";
 import {GameSocket, showStatus} from "../lib/socket.js";
 import {
   boardPoint,
@@ -423,8 +424,10 @@ function start(root) {
       cfg.version = version;
     }
     const before = (view.names || []).join(",");
+    const wasOver = !!view.over;
     view = newView;
-    if ((view.names || []).join(",") !== before) refreshSeats();
+    // New players, or the end (a rated game has rated its players by then): read the seats.
+    if ((view.names || []).join(",") !== before || (view.over && !wasOver)) refreshSeats();
     render();
   }
 
@@ -441,6 +444,7 @@ function start(root) {
     guests = new Set(
       (reply.data.seats || []).filter((seat) => seat.guest).map((seat) => seat.name),
     );
+    renderRatings(document.getElementById("seat-ratings"), reply.data.ratings);
     render();
   }
 

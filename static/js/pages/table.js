@@ -11,6 +11,7 @@ import {request, useCsrfToken} from "../lib/api.js";
 import {cells, onLayoutChange, render} from "../lib/board.js";
 import {deck} from "../lib/cards.js";
 import {clock, plural} from "../lib/format.js";
+import {renderRatings} from "../lib/ratings.js";
 import {ranked, renderScores} from "../lib/scores.js";
 import {GameSocket, showStatus} from "../lib/socket.js";
 import {tellOthers} from "../set/news.js";
@@ -251,7 +252,10 @@ function onState(message) {
     knownPlayers = players;
     refreshSeats();
   }
-  if (view.over && !before.over) say("", "");
+  if (view.over && !before.over) {
+    say("", "");
+    refreshSeats(); // a rated game has rated its players by now
+  }
   redraw();
 }
 
@@ -260,6 +264,7 @@ async function refreshSeats() {
   if (!reply.ok || !reply.data.seats) return;
   computers = reply.data.seats.filter((s) => s.is_computer).map((s) => s.name);
   guests = reply.data.seats.filter((s) => s.guest).map((s) => s.name);
+  renderRatings($("seat-ratings"), reply.data.ratings);
   drawScores();
 }
 
