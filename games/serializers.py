@@ -77,11 +77,22 @@ class QueryValue:
     """A query parameter given empty (`?since=`) is a bad value, not a missing one.
 
     DRF reads an empty form or query value as "not given"; the schema says what a value must
-    be, so an empty one is refused with a message naming the parameter.
+    be, so an empty one is refused with a message naming the parameter. So is one given twice
+    (`?since=1&since=2`), which DRF would read as its last value.
     """
 
     def get_value(self, dictionary):
+        values = dictionary.getlist(self.field_name) if hasattr(dictionary, "getlist") else []
+        if len(values) > 1:
+            return values
         return dictionary.get(self.field_name, empty)
+
+    def run_validation(self, data=empty):
+        if isinstance(data, list):
+            raise serializers.ValidationError(
+                f"Give {self.field_name} once, not {len(data)} times."
+            )
+        return super().run_validation(data)
 
 
 class QueryChoiceField(QueryValue, serializers.ChoiceField):

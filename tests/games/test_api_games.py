@@ -158,6 +158,15 @@ def test_list_filters_by_kind_and_status(client, table):
     assert get(client, "/api/games/?status=bogus").status_code == 400
 
 
+@pytest.mark.parametrize(
+    "path", ["/api/games/?status=over&status=active", "/api/games/{id}/moves?since=1&since=2"]
+)
+def test_a_query_parameter_given_twice_is_refused_naming_it(client, table, path):
+    response = get(client, path.replace("{id}", str(table["id"])))
+    assert response.status_code == 400
+    assert "once, not 2 times" in str(response.json())
+
+
 def test_classic_table_claims_by_card(client, db):
     game = post(
         client,
