@@ -206,6 +206,35 @@ def test_a_program_plays_a_whole_game_with_account_tokens(client):
     assert hint.status_code == 200
 
 
+def test_a_program_plays_a_rated_game_and_reads_both_ratings_moved(client):
+    """Issue 16's "done when" for programs: two accounts made over the API play a rated game to
+    its end with Bearer tokens, and the API shows both ratings moved."""
+    from games.rules import get_rules
+
+    tokens = {name: account(client, name) for name in ("Zoë", "Ólafur")}
+    body = {"kind": "set", "options": {"rules": "classic", "attributes": 3}, "rated": True}
+    game = post(client, "/api/games/", body, tokens["Zoë"]).json()
+    for token in tokens.values():
+        assert (
+            post(client, f"/api/games/{game['id']}/join", {"name": "me"}, token).status_code == 201
+        )
+    for turn in range(40):
+        state = Game.objects.get(pk=game["id"]).state
+        if get_rules("set").status(state) == "over":
+            break
+        name = "Zoë" if turn % 4 else "Ólafur"  # Zoë finds three sets of every four
+        action = get_rules("set").bot_actions(state, name)[0]
+        moved = post(client, f"/api/games/{game['id']}/moves", action, tokens[name])
+        assert moved.status_code == 200, moved.json()
+    detail = client.get(f"/api/games/{game['id']}/").json()
+    assert detail["status"] == "over" and detail["rated"] is True
+    zoe = client.get("/api/users/Zoë").json()["ratings"]["set-classic-3"]
+    olafur = client.get("/api/users/Ólafur").json()["ratings"]["set-classic-3"]
+    assert zoe["games"] == olafur["games"] == 1
+    assert zoe["rating"] > 1500 > olafur["rating"]
+    assert detail["ratings"]["Zoë"] == {**zoe, "change": zoe["rating"] - 1500}
+
+
 @pytest.mark.django_db(transaction=True)
 def test_bearer_through_asgi_answers_as_the_views(client):
     ada, bob = account(client, "ada"), account(client, "bob")
