@@ -35,7 +35,10 @@ def tokens(request):
                 messages.success(request, "The token is revoked: it acts for nobody any more.")
             else:
                 messages.error(request, "You have no such token to revoke.")
-            return redirect("account_tokens")
+            back = request.POST.get("next", "")
+            if back != reverse("profile", args=[request.user.get_username()]):
+                back = reverse("account_tokens")  # the profile or this page, nowhere else
+            return redirect(back)
         name_value = request.POST.get("name", "").strip()
         if not name_value:
             error = "Give the token a name, such as the program that will use it."
@@ -113,12 +116,15 @@ def profile(request, name: str):
         row = _game_row(seat.game, seat.player)
         won = figures.get(seat.game_id, {}).get(seat.name, {}).get("games_won")
         games.append({**row, "seat": seat, "won": won})
+    is_self = request.user.is_authenticated and request.user.pk == user.pk
     return render(
         request,
         "accounts/profile.html",
         {
             "account": user,
-            "is_self": request.user.is_authenticated and request.user.pk == user.pk,
+            "is_self": is_self,
+            "tokens": AccessToken.objects.filter(user=user) if is_self else [],
+            "name_max": TOKEN_NAME_MAX,
             "modes": modes,
             "unplayed": [(mode, label) for mode, label in names.items() if mode not in rated],
             "games_played": stats["games_played"],

@@ -198,3 +198,24 @@ def test_the_header_and_the_leaderboard_link_to_profiles(client):
         updated=timezone.now(),
     )
     assert 'href="/u/ann"' in client.get("/leaderboard/square/").content.decode()
+
+
+def test_an_account_makes_and_revokes_tokens_on_its_profile_and_others_see_none(client):
+    ann = account("ann")
+    account("bob")
+    client.force_login(ann.user)
+    made = client.post("/accounts/tokens/", {"name": "my bot", "next": "/u/ann"})
+    assert made.status_code == 200 and 'id="new-token"' in made.content.decode()
+    token = ann.user.access_tokens.get()
+    page = client.get("/u/ann").content.decode()
+    assert "my bot" in page and f'name="revoke" value="{token.pk}"' in page
+    revoked = client.post("/accounts/tokens/", {"revoke": token.pk, "next": "/u/ann"})
+    assert revoked["Location"] == "/u/ann"
+    token.refresh_from_db()
+    assert token.revoked is not None
+    # Elsewhere (another page, another site), a revoke comes back to the tokens page.
+    again = client.post("/accounts/tokens/", {"revoke": token.pk, "next": "https://evil.example/"})
+    assert again["Location"] == "/accounts/tokens/"
+    assert "my bot" not in client.get("/u/bob").content.decode()
+    client.logout()
+    assert "my bot" not in client.get("/u/ann").content.decode()
