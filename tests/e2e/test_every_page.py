@@ -75,6 +75,7 @@ OUR_PAGES = [
     "/accounts/login/",
     "/leaderboard/",
     "/leaderboard/square/",
+    "/u/root",
 ]
 
 
@@ -109,9 +110,13 @@ def test_the_api_docs_and_the_admin_break_no_policy(site):
         "/admin/games/game/{set}/change/",
         "/admin/games/game/{square}/change/",
         "/admin/games/game/import-save/",
+        "/admin/auth/user/",
     ):
         page.goto(server.url + path.format(**ids))
         page.wait_for_load_state("networkidle")
+    page.click("#result_list a:text-is('root')")  # an account's page: ratings, games, tokens
+    page.wait_for_selector("#content h2, #content-main")
+    page.wait_for_load_state("networkidle")
     assert not violations, "\n".join(violations)
 
 
@@ -124,7 +129,8 @@ def test_the_account_pages_of_a_signed_in_account_break_no_policy(site):
         page.fill("#id_password", "x" * 12)
         page.click("form.account-form button[type=submit]")
         page.wait_for_selector(".account-name")
-    for path in ("/accounts/password/change/", "/accounts/tokens/", "/accounts/logout/"):
+    paths = ("/accounts/password/change/", "/accounts/tokens/", "/u/root", "/accounts/logout/")
+    for path in paths:
         page.goto(server.url + path)
         page.wait_for_load_state("networkidle")
         assert not set(page.evaluate("Object.keys(window)")) - blank
