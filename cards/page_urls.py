@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from cards import pages
+from cards import pages, stats
 from cards.setwar import pages as setwar_pages
 
 urlpatterns = [
@@ -14,4 +14,7 @@ urlpatterns = [
     path("solitaire/<int:game_id>/", pages.solitaire_game, name="solitaire-game"),
     path("setwar/", setwar_pages.setwar_page, name="setwar"),
     path("setwar/<int:game_id>/", setwar_pages.setwar_page, name="setwar-game"),
+    path("stats/", stats.stats_page, name="stats"),
+    path("stats/runs", stats.runs, name="stats-runs"),
+    path("stats/runs/<str:run_id>", stats.run_detail, name="stats-run"),
 ]

@@ -166,10 +166,15 @@ def line_chart(
     def x_of(value: float) -> float:
         return MARGIN_LEFT + plot_w * (value - x_low) / (x_high - x_low)
 
-    for x in (x_low, (x_low + x_high) / 2, x_high):
+    x_ticks = [x for x in _axis(x_low, x_high)[2] if x_low <= x <= x_high]
+    if all(float(x).is_integer() for x in xs):  # counts: no tick between two of them
+        x_ticks = [x for x in x_ticks if float(x).is_integer()]
+    # The last label ends at the plot's right edge: centred there, it would be cut off.
+    for x in x_ticks:
+        anchor = "end" if x == x_high and len(x_ticks) > 1 else "middle"
         body.append(
             f'<text class="tick" x="{x_of(x):.1f}" y="{HEIGHT - MARGIN_BOTTOM + 18}" '
-            f'text-anchor="middle">{escape(x_format(x))}</text>'
+            f'text-anchor="{anchor}">{escape(x_format(x))}</text>'
         )
     for index, line in enumerate(series):
         css = f"series-{index % len(DASHES)}"
