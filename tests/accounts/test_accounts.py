@@ -174,3 +174,23 @@ def test_a_logged_out_browser_is_a_guest_again(client):
     client.post("/name", {"name": "guest"})
     assert Player.objects.filter(user__isnull=True).get().name == "guest"
     assert Player.objects.filter(user__isnull=False).get().name == "ada"
+
+
+def test_two_names_that_differ_only_by_case_cannot_both_be_stored(django_user_model):
+    from django.db import IntegrityError, transaction
+
+    django_user_model.objects.create_user("ada", password=PASSWORD)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        django_user_model.objects.create_user("ADA", password=PASSWORD)
+
+
+def test_the_name_look_up_ignoring_case_is_served_by_an_index(django_user_model):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite's iexact is a LIKE, which no index serves")
+    django_user_model.objects.create_user("ada", password=PASSWORD)
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+    plan = django_user_model.objects.filter(username__iexact="ADA").explain()
+    assert "accounts_username_ci" in plan, plan
