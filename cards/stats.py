@@ -266,11 +266,15 @@ def _day_label(day: datetime.date) -> str:
 
 
 def site_numbers() -> dict:
-    """The site's numbers over the last ``SITE_DAYS`` days, from the cache when fresh."""
-    numbers = cache.get(SITE_KEY)
+    """The site's numbers over the last ``SITE_DAYS`` days, from the cache when fresh: for at
+    most ``SITE_TTL`` seconds, and only until another game ends (the newest finished game is
+    part of the key), so a player who just finished a game finds it counted."""
+    newest = Game.objects.filter(status=Game.Status.OVER).order_by("-pk").values("pk").first()
+    key = f"{SITE_KEY}:{newest['pk'] if newest else 0}"
+    numbers = cache.get(key)
     if numbers is None:
         numbers = _site_numbers()
-        cache.set(SITE_KEY, numbers, SITE_TTL)
+        cache.set(key, numbers, SITE_TTL)
     return numbers
 
 

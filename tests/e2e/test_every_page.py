@@ -76,6 +76,7 @@ OUR_PAGES = [
     "/leaderboard/",
     "/leaderboard/square/",
     "/u/root",
+    "/stats/",
 ]
 
 
