@@ -338,7 +338,7 @@ def site_context(numbers: dict) -> dict:
     seconds_chart = None
     if numbers["modes"]:
         seconds_chart = charts.bar_chart(
-            [row["mode"] for row in numbers["modes"]],
+            [row["name"] for row in numbers["modes"]],
             [charts.Series("Mean seconds per set", values=[r["mean"] for r in numbers["modes"]])],
             title="Mean seconds per set, by mode",
             description=(
