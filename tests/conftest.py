@@ -156,6 +156,9 @@ class Server:
         self.log.close()
 
 
+_tests_run = [0]
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _drop_server_databases():
     yield
@@ -172,9 +175,16 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_state_cache():
-    """Game ids and versions repeat across test databases: start each test with no cached state."""
+def _fresh_state_cache(settings):
+    """Game ids and versions repeat across test databases: start each test with no cached state,
+    and with cache keys of its own (rate-limit counters of one test must not count in the next,
+    in the same window; a finished game's cached figures must not be another database's)."""
     from games import runtime, store
+
+    _tests_run[0] += 1
+    own = {**settings.CACHES["default"]}
+    own["KEY_PREFIX"] = f"{own.get('KEY_PREFIX', '')}-{_tests_run[0]}"
+    settings.CACHES = {**settings.CACHES, "default": own}
 
     runtime.forget_states()
     store.close_all()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 
 from games import profiles, ratings, services
 from games.models import Game, Player, RatingChange
@@ -13,13 +12,6 @@ from games.rules import get_rules
 
 pytestmark = pytest.mark.django_db
 T = 1_800_000_000_000
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def account(name: str) -> Player:

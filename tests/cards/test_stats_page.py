@@ -8,7 +8,6 @@ import threading
 import time
 
 import pytest
-from django.core.cache import cache
 from django.utils import timezone
 
 from cards import stats
@@ -18,13 +17,6 @@ from games.rules import get_rules
 
 pytestmark = pytest.mark.django_db
 T = 1_800_000_000_000
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def play_set_table(names, *, attributes=4):
