@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import serializers as s
-from accounts.selectors import account_named
+from accounts.selectors import account_named, name_taken
 from accounts.tokens import token_create
 from accounts.validators import validate_username
 from games import limits, profiles, selectors
@@ -114,7 +114,7 @@ class AccountListView(APIView):
             raise exceptions.ValidationError({"username": list(exc.messages)}) from None
         users = get_user_model()
         taken = f"An account named {username!r} already exists (names are compared ignoring case)."
-        if users.objects.filter(username__iexact=username).exists():
+        if name_taken(username):
             raise Conflict(taken)
         try:
             password_validation.validate_password(password, user=users(username=username))

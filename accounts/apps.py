@@ -8,8 +8,11 @@ class AccountsConfig(AppConfig):
     def ready(self):
         # Connect the receivers that hand a browser's guest player to the account it signs in to.
         from accounts import signals  # noqa: F401
+        from accounts.selectors import name_taken
         from accounts.tokens import token_account
-        from games.auth import register_account_tokens
+        from games.auth import register_account_names, register_account_tokens
 
-        # The platform reads "Authorization: Bearer" itself and asks here whose token it is.
+        # The platform reads "Authorization: Bearer" itself and asks here whose token it is,
+        # and whether a guest's name is an account's.
         register_account_tokens(token_account)
+        register_account_names(name_taken)

@@ -1,20 +1,29 @@
-"""Reads of accounts: an account by its name."""
+"""Reads of accounts: an account by its name, and whether a name is taken. Names are compared
+as `accounts.models.folded` draws them (NFC, case-folded), through AccountName's index."""
 
 from __future__ import annotations
 
-import unicodedata
-
-from django.contrib.auth import get_user_model
-
+from accounts.models import AccountName, folded
 from games.errors import NotFound
+
+# No account's name is longer (the user table's column): a longer text is no account's name.
+LONGEST = 150
 
 
 def account_named(name: str):
     """The account of that name, compared ignoring case as names are, or the not-found error."""
-    users = get_user_model()
-    # No account's name is that long or holds a NUL (PostgreSQL refuses one in a query).
-    if len(name) <= users._meta.get_field(users.USERNAME_FIELD).max_length and "\x00" not in name:
-        found = users.objects.filter(username__iexact=unicodedata.normalize("NFC", name)).first()
+    if len(name) <= LONGEST and "\x00" not in name:  # PostgreSQL refuses a NUL in a query
+        found = AccountName.objects.filter(folded=folded(name)).select_related("user").first()
         if found is not None:
-            return found
+            return found.user
     raise NotFound(f"There is no account named {name!r}.")
+
+
+def name_taken(name: str, *, other_than=None) -> bool:
+    """Whether an account (other than `other_than`, a user) has this name, ignoring case."""
+    if len(name) > LONGEST or "\x00" in name:
+        return False
+    taken = AccountName.objects.filter(folded=folded(name))
+    if other_than is not None and other_than.pk is not None:
+        taken = taken.exclude(user=other_than)
+    return taken.exists()

@@ -1,11 +1,15 @@
-"""A guest who signs up or logs in keeps the games played in that browser: the session's player
-becomes the account's."""
+"""The accounts app's receivers: a guest who signs up or logs in keeps the games played in that
+browser (the session's player becomes the account's), and every account's name is kept as
+names are compared (AccountName)."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 
+from accounts.models import AccountName, folded
 from games.auth import session_player_claim
 
 
@@ -15,3 +19,12 @@ def claim_session_player(sender, request, user, **kwargs):
     # guest player's id among it, is carried over (allauth's sign-up logs in through it too).
     if request is not None and hasattr(request, "session"):
         session_player_claim(request, user)
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.account_name")
+def keep_account_name(sender, instance, raw=False, **kwargs):
+    # In the user's own transaction: a name another account has (ignoring case) fails the save.
+    if not raw:
+        AccountName.objects.update_or_create(
+            user=instance, defaults={"folded": folded(instance.get_username())}
+        )

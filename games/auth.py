@@ -7,7 +7,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
-from django.contrib.auth import get_user_model
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
@@ -138,10 +137,22 @@ class SeatTokenScheme(OpenApiAuthenticationExtension):
 ACCOUNT_NAME_TAKEN = "That name belongs to an account: log in to play as it, or choose another."
 
 
+_account_name_taken: Callable[[str], bool] | None = None
+
+
+def register_account_names(taken: Callable[[str], bool]) -> None:
+    """Have `taken(name)` say whether an account has a name, ignoring case (the accounts app
+    keeps names as they are compared)."""
+    global _account_name_taken
+    _account_name_taken = taken
+
+
 def is_account_name(name: str) -> bool:
-    """Whether an account has this name, ignoring case (one query on the user table): a guest
-    may not take it at a table. Asked only on joins that make a seat, never on moves."""
-    return get_user_model().objects.filter(username__iexact=name).exists()
+    """Whether an account has this name, ignoring case (one indexed query): a guest may not take
+    it at a table. Asked only on joins that make a seat, never on moves."""
+    if _account_name_taken is None:
+        raise RuntimeError("No app has registered how account names are found.")
+    return _account_name_taken(name)
 
 
 def check_guest_name(name: str) -> None:
