@@ -14,7 +14,7 @@ from accounts.selectors import account_named
 from accounts.tokens import token_create, token_revoke
 from games import charts, profiles, ratings
 from games.errors import NotFound
-from games.pages import _game_row
+from games.pages import game_row
 
 TOKEN_NAME_MAX = AccessToken._meta.get_field("name").max_length
 
@@ -113,7 +113,7 @@ def profile(request, name: str):
     )
     games = []
     for seat in seats:
-        row = _game_row(seat.game, seat.player)
+        row = game_row(seat.game, seat.player)
         won = figures.get(seat.game_id, {}).get(seat.name, {}).get("games_won")
         games.append({**row, "seat": seat, "won": won})
     is_self = request.user.is_authenticated and request.user.pk == user.pk
@@ -126,7 +126,6 @@ def profile(request, name: str):
             "tokens": AccessToken.objects.filter(user=user) if is_self else [],
             "name_max": TOKEN_NAME_MAX,
             "modes": modes,
-            "unplayed": [(mode, label) for mode, label in names.items() if mode not in rated],
             "games_played": stats["games_played"],
             "fields": fields,
             "games": games,

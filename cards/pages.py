@@ -30,10 +30,10 @@ from games.pages import (
     _clean_name,
     _describe,
     _game_or_404,
-    _game_row,
     _int_choice,
     _safe_next,
     form_status,
+    game_row,
     game_url,
     live_page_context,
 )
@@ -115,7 +115,7 @@ def _lobby_context(request, **extra) -> dict:
 
 
 def _lobby_row(game: Game, player: Player | None, rated: dict[int, dict]) -> dict:
-    row = _game_row(game, player)
+    row = game_row(game, player)
     row["seat_list"] = selectors.seats_shown(game, rated.get(game.pk, {}))
     return row
 
@@ -257,7 +257,7 @@ def _solitaire_games(player: Player | None) -> list[dict]:
         .prefetch_related("seats")
         .order_by("-id")[:10]
     )
-    return [_game_row(game, player) for game in games if len(game.seats.all()) == 1]
+    return [game_row(game, player) for game in games if len(game.seats.all()) == 1]
 
 
 @require_GET

@@ -118,7 +118,7 @@ def game_url(game: Game) -> str:
     return reverse(getattr(get_rules(game.kind), "page", "replay"), args=[game.pk])
 
 
-def _game_row(game: Game, player: Player | None) -> dict:
+def game_row(game: Game, player: Player | None) -> dict:
     seats = list(game.seats.all())
     mine = player is not None and any(seat.player_id == player.pk for seat in seats)
     play_url = game_url(game)
