@@ -209,7 +209,7 @@ def live_page_context(request, game: Game) -> dict:
 def replay_page(request, game_id: int):
     """Step through a game's moves with the board as it was after each one."""
     game = _game_or_404(game_id)
-    seats = list(game.seats.all())
+    seats = list(game.seats.select_related("player"))  # whose accounts mark the guests
     return render(
         request,
         "replay.html",

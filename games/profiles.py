@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from django.core.cache import cache
+from django.db.models import Prefetch
 
 from games import ratings
 from games.models import Game, Move, Rating, RatingChange, Seat
@@ -134,11 +135,13 @@ def rating_history(user) -> dict[str, list[dict]]:
 
 def latest_seats(user, limit: int = LAST_GAMES) -> list[Seat]:
     """The account's seats at its latest games (any status), newest first, each with its game
-    its player and the game's seats (two queries in all)."""
+    its player and the game's seats with theirs (two queries in all)."""
     seats = (
         Seat.objects.filter(player__user=user)
         .select_related("game", "player")
-        .prefetch_related("game__seats")
+        .prefetch_related(
+            Prefetch("game__seats", queryset=Seat.objects.select_related("player__user"))
+        )
         .order_by("-game_id", "number")
     )
     return list(seats[:limit])

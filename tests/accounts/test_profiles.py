@@ -211,3 +211,17 @@ def test_an_account_makes_and_revokes_tokens_on_its_profile_and_others_see_none(
     assert "my bot" not in client.get("/u/bob").content.decode()
     client.logout()
     assert "my bot" not in client.get("/u/ann").content.decode()
+
+
+def test_guests_are_marked_on_profiles_and_replays_and_accounts_linked(client):
+    ann = account("ann")
+    guest = Player.objects.create(name="visitor")
+    game, _ = play_set_table([ann, guest], rated=False)
+    html = client.get("/u/ann").content.decode()
+    row = html.split(f'data-game="{game.pk}"')[1].split("</tr>")[0]
+    assert "visitor" in row and "badge-guest" in row
+    bob = account("bob")
+    play_set_table([bob, ann], rated=False)
+    assert 'href="/u/bob"' in client.get("/u/ann").content.decode()
+    replay = client.get(f"/games/{game.pk}/replay/").content.decode()
+    assert replay.count("badge-guest") == 1  # the visitor, not ann
