@@ -200,7 +200,9 @@ def _finished_games(user, *, since_ms: int | None):
     )
     if since_ms is not None:
         games = games.filter(finished__gte=EPOCH + datetime.timedelta(milliseconds=since_ms))
-    return games.prefetch_related(selectors.seats_with_players()).order_by("-finished", "-id")
+    return games.prefetch_related(
+        selectors.seats_with_players(), selectors.moves_with_seats()
+    ).order_by("-finished", "-id")
 
 
 def _batches(games, limit: int | None) -> Iterator[list[str]]:
@@ -209,7 +211,7 @@ def _batches(games, limit: int | None) -> Iterator[list[str]]:
     Each batch is a query of its own that starts after the last game sent (newest first, by
     finish and id), so no cursor is held open between batches: under ASGI every request's sync
     code shares one thread and its database connection (config.asgi), and other requests run
-    between two batches of a long download. Each game's moves are one query (game_export).
+    between two batches of a long download. A batch's moves are one query (moves_with_seats).
     """
     sent = 0
     after = None
