@@ -76,8 +76,12 @@ def profile(request, name: str):
     rated = profiles.account_ratings(user)
     history = profiles.rating_history(user)
     modes = []
+    # A link to each rated game's replay, without reversing the URL once per game.
+    replay = reverse("replay", args=[0]).replace("/0/", "/{}/")
     for mode, rating in rated.items():
         points = history.get(mode, [])
+        for point in points:
+            point["replay_url"] = replay.format(point["game"]) if point["game"] else None
         title = f"{user.get_username()}'s {names.get(mode, mode)} rating, game by game"
         chart = charts.line_chart(
             [

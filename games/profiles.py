@@ -116,20 +116,15 @@ def account_ratings(user) -> dict[str, dict]:
 
 def rating_history(user) -> dict[str, list[dict]]:
     """Each mode's rating after every rated game, oldest first, starting from the rating before
-    the first: {mode: [{"game", "at", "rating"}...]} ("game" None for the start)."""
+    the first: {mode: [{"game", "at", "rating"}...]} ("game" and "at" None for the start)."""
     history: dict[str, list[dict]] = {}
     changes = RatingChange.objects.filter(user=user).order_by("created", "game_id")
-    for change in changes.only("game_id", "mode", "mu_before", "mu_after", "created"):
-        points = history.setdefault(change.mode, [])
+    rows = changes.values_list("game_id", "mode", "mu_before", "mu_after", "created")
+    for game_id, mode, mu_before, mu_after, created in rows:
+        points = history.setdefault(mode, [])
         if not points:
-            points.append({"game": None, "at": None, "rating": ratings.shown(change.mu_before)})
-        points.append(
-            {
-                "game": change.game_id,
-                "at": change.created.isoformat(),
-                "rating": ratings.shown(change.mu_after),
-            }
-        )
+            points.append({"game": None, "at": None, "rating": ratings.shown(mu_before)})
+        points.append({"game": game_id, "at": created, "rating": ratings.shown(mu_after)})
     return history
 
 
