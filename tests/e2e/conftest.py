@@ -6,6 +6,8 @@ installs Debian's chromium, and the tests skip with a clear reason where it is m
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -39,3 +41,19 @@ def browser():
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@contextmanager
+def watched_page(browser, viewport=DESKTOP) -> Iterator[tuple[object, list[str]]]:
+    """A page in a context of its own, and the console errors and script errors it shows (a
+    policy violation is one); the context is closed after."""
+    context = browser.new_context(viewport=viewport)
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield page, errors
+    finally:
+        context.close()

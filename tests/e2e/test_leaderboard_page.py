@@ -3,7 +3,7 @@ accounts of each, under the site's strict Content-Security-Policy."""
 
 from __future__ import annotations
 
-from tests.e2e.conftest import DESKTOP, E2E
+from tests.e2e.conftest import E2E, watched_page
 
 pytestmark = E2E
 
@@ -20,13 +20,7 @@ def test_the_leaderboard_shows_each_modes_top_accounts_tab_by_tab(browser, serve
         "    Rating.objects.create(user=user, mode=mode, mu=mu, sigma=90.0, games=games,"
         " updated=now)\n"
     )
-    context = browser.new_context(viewport=DESKTOP)
-    context.set_default_timeout(8000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
+    with watched_page(browser) as (page, errors):
         page.goto(server.url + "/")
         page.click("nav[aria-label=Site] a:has-text('Leaderboards')")
         page.wait_for_selector("h2:has-text('Set classic')")
@@ -40,5 +34,3 @@ def test_the_leaderboard_shows_each_modes_top_accounts_tab_by_tab(browser, serve
         assert names == ["lb_zoe", "lb_max"]  # best first; lb_new has too few rated games
         assert "1712" in rows[0] or any("1712" in row for row in rows)
         assert not errors, errors
-    finally:
-        context.close()

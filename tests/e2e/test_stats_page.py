@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from tests.e2e.conftest import ARTIFACTS, DESKTOP, E2E
+from tests.e2e.conftest import ARTIFACTS, E2E, watched_page
 
 pytestmark = E2E
 
@@ -44,13 +44,7 @@ print(game.status)
 
 def test_a_simulation_from_the_page_shows_its_progress_then_its_charts(browser, server):
     assert server.shell(PLAY_ONE_GAME) == "over"
-    context = browser.new_context(viewport=DESKTOP)
-    context.set_default_timeout(8000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
+    with watched_page(browser) as (page, errors):
         page.goto(server.url + "/stats/")
         page.wait_for_selector("h1:has-text('Statistics')")
         # The site's numbers: the game just played, and its seconds per set.
@@ -99,15 +93,10 @@ def test_a_simulation_from_the_page_shows_its_progress_then_its_charts(browser, 
         page.wait_for_selector("#simulation-result svg.chart")
         assert page.locator("#simulation-result svg.chart").count() == 2
         assert not errors, errors
-    finally:
-        context.close()
 
 
 def test_a_refused_run_says_why_on_the_page(browser, server):
-    context = browser.new_context(viewport=DESKTOP)
-    context.set_default_timeout(8000)
-    page = context.new_page()
-    try:
+    with watched_page(browser) as (page, errors):
         page.goto(server.url + "/stats/")
         # A value the form does not offer, as a hand-edited page would send.
         page.evaluate("document.querySelector('#simulation-games option').value = '1000000000'")
@@ -116,5 +105,3 @@ def test_a_refused_run_says_why_on_the_page(browser, server):
         page.wait_for_selector("#simulation-error:not([hidden])")
         assert "whole number from 1 to 100,000" in page.inner_text("#simulation-error")
         assert page.is_hidden("#simulation-progress")
-    finally:
-        context.close()
