@@ -3,7 +3,8 @@
 Environment variables (all optional here; see config/settings_production.py for production):
 
 - DJANGO_SECRET_KEY: the secret key (a fixed development key is used when unset).
-- DJANGO_DEBUG: "1"/"true" turns debug on (default on for local use).
+- DJANGO_DEBUG: "1"/"true" shows Django's debug pages, for developers (default off: a missing
+  page or a server error shows the site's own page, templates/404.html and 500.html).
 - DJANGO_ALLOWED_HOSTS: comma-separated host names (default: localhost names).
 - DATABASE_URL: e.g. postgres://user@127.0.0.1:5432/db (default: SQLite file db.sqlite3).
 - REDIS_URL: e.g. redis://127.0.0.1:6379/0 carries live updates between processes (channels-redis,
@@ -41,7 +42,7 @@ def env_list(name: str, default: list[str]) -> list[str]:
 SECRET_KEY = os.environ.get(
     "DJANGO_SECRET_KEY", "django-insecure-local-development-key-not-for-production"
 )
-DEBUG = env_bool("DJANGO_DEBUG", True)
+DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 

@@ -34,3 +34,6 @@ urlpatterns = [
     # Any other path outside the app's own sections answers like the original server.
     re_path(r"^(?!admin|accounts/|api/|static/|ws/)[\s\S]+$", protocol.unknown),
 ]
+
+# A missing page or game: the site's own page (Django's debug page only with DJANGO_DEBUG=1).
+handler404 = views.not_found

@@ -1,8 +1,19 @@
-"""The health check (the pages a person uses are in games.pages)."""
+"""The health check and the page for a missing page (the pages a person uses are in
+games.pages)."""
 
 from django.db import connection
 from django.http import JsonResponse
+from django.shortcuts import render
 from django.views.decorators.http import require_GET
+
+
+def not_found(request, exception=None):
+    """The site's 404 page (config.urls.handler404): the sentence a view gave ("There is no
+    game with id 7."), or a general one for an address nothing answers."""
+    message = exception.args[0] if exception is not None and exception.args else None
+    return render(
+        request, "404.html", {"message": message if isinstance(message, str) else None}, status=404
+    )
 
 
 @require_GET
