@@ -197,6 +197,10 @@ def test_a_wrong_claim_says_so_and_locks_the_player_out(duo):
     assert "locked out" in bob.page.inner_text("#message")
     assert "locked out" in bob.page.inner_text("#turn")
     ada.page.wait_for_selector("#scores li[data-player=bob] .badge-locked")
+    # The other player reads it too, not only as a badge.
+    ada.page.wait_for_selector(
+        "#message:has-text('bob claimed three cards that are not a set and is locked out')"
+    )
     # Another click while locked out explains why nothing happens.
     bob.page.click("#board .card >> nth=0")
     bob.page.wait_for_selector("#message:has-text('locked out until another player')")
@@ -351,6 +355,10 @@ def test_declare_rules_count_down_and_score_a_set(browser, server):
         page.wait_for_selector(f"#board[data-cols='{columns + 1}']")
         assert "Three more cards were added" in page.inner_text("#message")
 
+    # A wrong pick at 0 points says what the penalty did: nothing, scores never go below 0.
+    dora.click_cards(not_a_set(dora.cards()))
+    page.wait_for_selector("#message:has-text('Not a set')")
+    assert "−5 points, but the score stays at 0." in page.inner_text("#message")
     while not has_set(dora.cards()):  # a declare board may hold no set: vote for more cards
         add_cards()
     triple = a_set(dora.cards())

@@ -14,7 +14,7 @@ import {clock, plural} from "../lib/format.js";
 import {renderRatings} from "../lib/ratings.js";
 import {ranked, renderScores} from "../lib/scores.js";
 import {GameSocket, showStatus} from "../lib/socket.js";
-import {tellOthers} from "../set/news.js";
+import {penalty, tellOthers} from "../set/news.js";
 
 const cfg = JSON.parse(document.getElementById("table-config").textContent);
 let view = JSON.parse(document.getElementById("table-view").textContent);
@@ -177,7 +177,7 @@ function onResult(message) {
         say(`Set! +${o.points} points.${o.hinted ? " (hinted)" : ""}`, "good");
       } else if (o.pick === "not_set") {
         judged = true;
-        say(`Not a set: ${Math.abs(o.points)} points off.`, "bad");
+        say(`Not a set: ${penalty(o.points, o.delta, o.score)}`, "bad");
       } else if (o.pick === "ignored") {
         say("Only the declarer picks: press Set! first.", "info");
       }
@@ -238,8 +238,14 @@ function onState(message) {
   if (news.length) say(news.join(" "), "info");
   const state = view.declare ? view.declare.state : "none";
   if (lastDeclare === "my" && state !== "my" && !judged && !view.over) {
-    const lost = ((before.scores || {})[view.you] || 0) - ((view.scores || {})[view.you] || 0);
-    say(lost > 0 ? `Time is up: ${lost} points off.` : "Time is up.", "bad");
+    const score = (view.scores || {})[view.you] || 0;
+    const lost = ((before.scores || {})[view.you] || 0) - score;
+    say(
+      lost > 0
+        ? `Time is up: −${lost} points, your score is ${score}.`
+        : `Time is up; the score stays at ${score}.`,
+      "bad",
+    );
   }
   if (state === "my" && lastDeclare !== "my") judged = false;
   lastDeclare = state;
