@@ -3,7 +3,8 @@
 ``POST /api/setwar/`` plays a whole game (it has no decisions) and stores it with one move per
 round; ``GET /api/setwar/<id>/`` is its summary and ``GET /api/setwar/<id>/rounds`` its round
 log. Views only translate HTTP into service and selector calls; bad input becomes a 400 whose
-``detail`` carries the engine's message (``cards: invalid card: 0123``).
+``detail`` names the field and says what is wrong in a sentence (``cards: Card 2 is '0123': a
+card is four digits 0-2.``); the command line keeps the spec's (``error: invalid card: 0123``).
 """
 
 from __future__ import annotations

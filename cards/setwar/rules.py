@@ -22,10 +22,10 @@ from typing import Any
 
 from cards.engine.setwar import (
     InvalidPlayerCountError,
-    NoCardsError,
     SetWarError,
     SetWarTable,
     check_cards,
+    is_card,
     parse_player_count,
     shuffled_deck,
 )
@@ -36,31 +36,40 @@ MAX_PLAYERS = 1_000_000
 """The most players a game may name: beyond a deck's 81 cards extra players only sit out."""
 
 CARDS_FORM = (
-    "cards are a string of cards separated by spaces or newlines, or a list of card strings, "
+    "Cards are a text of cards separated by spaces or newlines, or a list of card strings, "
     "each four digits from 0, 1, 2 (like 0120)"
 )
 
 
-def clean_players(value: object) -> int:
-    """Return the player count `value` stands for, or raise with the engine's message.
+PLAYERS_RULE = f"give a whole number from 1 to {MAX_PLAYERS:,}"
 
-    A whole number or a string of ASCII digits (the command line's rule) of at least 1.
+
+def clean_players(value: object) -> int:
+    """Return the player count `value` stands for, or refuse it with a sentence.
+
+    A whole number or a string of ASCII digits (the command line's rule) of at least 1. The
+    command line keeps the spec's messages (``invalid player count: 0``); the pages and the API
+    say what is wrong in a sentence.
 
     >>> clean_players(4), clean_players("04")
     (4, 4)
     """
-    if isinstance(value, str):
-        players = parse_player_count(value.strip())
-    elif isinstance(value, int) and not isinstance(value, bool):
-        players = value
-    else:
-        raise InvalidPlayerCountError(value)
-    if players < 1:
-        raise InvalidPlayerCountError(value)
+    try:
+        if isinstance(value, str):
+            players = parse_player_count(value.strip())
+        elif isinstance(value, int) and not isinstance(value, bool):
+            players = value
+        else:
+            raise InvalidPlayerCountError(value)
+        if players < 1:
+            raise InvalidPlayerCountError(value)
+    except InvalidPlayerCountError:
+        message = f"The number of players is {value!r}: {PLAYERS_RULE}."
+        raise RuleError(message, "bad_option") from None
     if players > MAX_PLAYERS:
         raise RuleError(
-            f"too many players: {value} (at most {MAX_PLAYERS}; a deck holds 81 cards, so "
-            "players after the 81st are never dealt one)",
+            f"The number of players is {value!r}: at most {MAX_PLAYERS:,} (a deck holds 81 "
+            "cards, so players after the 81st are never dealt one).",
             "bad_option",
         )
     return players
@@ -69,8 +78,9 @@ def clean_players(value: object) -> int:
 def clean_cards(value: object) -> list[str] | None:
     """Return the cards, top first, of a card string or list; `None` means "shuffle".
 
-    Errors are the command line's, checked in its order: no cards, then each card's form,
-    then repeats.
+    Checked in the command line's order (no cards, then each card's form, then repeats), but
+    said in sentences that name the card by its place: "Card 3 is 'abcd': a card is four
+    digits 0-2."
 
     >>> clean_cards("0000 1111\\n2222"), clean_cards(None)
     (['0000', '1111', '2222'], None)
@@ -80,9 +90,26 @@ def clean_cards(value: object) -> list[str] | None:
     if isinstance(value, str):
         value = value.split()
     elif not isinstance(value, list | tuple):
-        raise RuleError(f"{CARDS_FORM}; not {type(value).__name__}", "bad_option")
+        raise RuleError(f"{CARDS_FORM}; a {type(value).__name__} is neither.", "bad_option")
     if not value:
-        raise NoCardsError()
+        raise RuleError(
+            "No cards were given: give at least one card, or leave the cards out to play the "
+            "81 cards shuffled.",
+            "bad_option",
+        )
+    for place, card in enumerate(value, 1):
+        if not is_card(card):
+            shown = repr(card) if len(repr(card)) <= 20 else repr(card)[:17] + "..."
+            raise RuleError(f"Card {place} is {shown}: a card is four digits 0-2.", "bad_option")
+    seen: dict[str, int] = {}
+    for place, card in enumerate(value, 1):
+        if card in seen:
+            raise RuleError(
+                f"Card {place} is {card!r} again (card {seen[card]} too): a deck holds each "
+                "card once.",
+                "bad_option",
+            )
+        seen[card] = place
     return list(check_cards(value))
 
 

@@ -24,7 +24,8 @@ def setwar_run(*, players, cards=None, seed: int | None = None, now: int | None 
     `players` is a whole number of at least 1 (or a string of digits); `cards` a string of
     cards separated by whitespace or a list of card strings, top first, or `None` for the 81
     cards shuffled by `seed` (random when not given). Bad input raises a `GameError` (400)
-    whose message is the engine's (``invalid card: 0123``) and stores nothing.
+    whose message is a sentence (``Card 2 is '0123': a card is four digits 0-2.``) and stores
+    nothing.
     """
     rules = get_rules(Game.Kind.SETWAR)
     now = services.now_ms() if now is None else now

@@ -81,17 +81,21 @@ def wait_round(page, prefix: str) -> None:
 def test_the_sample_game_plays_round_by_round_to_the_programs_final_line(visit):
     page = visit("/setwar/")
 
-    # Bad cards: the engine's message, and nothing is created.
+    # Bad cards: a sentence that names the card by its place, and nothing is created.
     page.fill("#setwar-players", "4")
     page.fill("#setwar-cards", "0000 0003 1111")
     page.click("#setwar-play")
-    page.wait_for_selector("#setwar-error:has-text('invalid card: 0003')")
+    page.wait_for_selector(
+        "#setwar-error:has-text(\"Card 2 is '0003': a card is four digits 0-2.\")"
+    )
+    assert page.inner_text("#setwar-error") == "Card 2 is '0003': a card is four digits 0-2."
     assert page.get_attribute("#setwar-cards", "aria-invalid") == "true"
     assert page.locator("#setwar-viewer").is_hidden()
     page.fill("#setwar-players", "0")
     page.fill("#setwar-cards", "0000 1111")
     page.click("#setwar-play")
-    page.wait_for_selector("#setwar-error:has-text('invalid player count: 0')")
+    page.wait_for_selector("#setwar-error:has-text('The number of players is')")
+    assert "give a whole number from 1 to 1,000,000" in page.inner_text("#setwar-error")
 
     # The sample deck: it plays at once; pause it and look around.
     page.click("#setwar-sample")

@@ -112,23 +112,38 @@ def test_more_players_than_cards_sit_out(client):
     assert body["players"] == 100 and body["dealt"] == [1, 1, 1]
 
 
+RULE = "give a whole number from 1 to 1,000,000."
+
+
 @pytest.mark.parametrize(
     ("body", "detail"),
     [
         ({}, "players: This field is required."),
-        ({"players": 0}, "players: invalid player count: 0"),
-        ({"players": -3}, "players: invalid player count: -3"),
-        ({"players": "four"}, "players: invalid player count: four"),
-        ({"players": 2.5}, "players: invalid player count: 2.5"),
-        ({"players": True}, "players: invalid player count: True"),
-        ({"players": 10**7}, "players: too many players: 10000000"),
-        ({"players": 2, "cards": ""}, "cards: no cards"),
-        ({"players": 2, "cards": []}, "cards: no cards"),
-        ({"players": 2, "cards": "0000 0003 1111"}, "cards: invalid card: 0003"),
-        ({"players": 2, "cards": "0000 1111 0000 9"}, "cards: invalid card: 9"),
-        ({"players": 2, "cards": "0000 1111 0000"}, "cards: duplicate card: 0000"),
-        ({"players": 2, "cards": [1201, "0000"]}, "cards: invalid card: 1201"),
-        ({"players": 2, "cards": {"a": 1}}, "cards: cards are a string of cards"),
+        ({"players": 0}, f"players: The number of players is 0: {RULE}"),
+        ({"players": -3}, f"players: The number of players is -3: {RULE}"),
+        ({"players": "four"}, f"players: The number of players is 'four': {RULE}"),
+        ({"players": 2.5}, f"players: The number of players is 2.5: {RULE}"),
+        ({"players": True}, f"players: The number of players is True: {RULE}"),
+        ({"players": 10**7}, "players: The number of players is 10000000: at most 1,000,000"),
+        ({"players": 2, "cards": ""}, "cards: No cards were given: give at least one card"),
+        ({"players": 2, "cards": []}, "cards: No cards were given: give at least one card"),
+        (
+            {"players": 2, "cards": "0000 0003 1111"},
+            "cards: Card 2 is '0003': a card is four digits 0-2.",
+        ),
+        (
+            {"players": 2, "cards": "0000 1111 0000 9"},
+            "cards: Card 4 is '9': a card is four digits 0-2.",
+        ),
+        (
+            {"players": 2, "cards": "0000 1111 0000"},
+            "cards: Card 3 is '0000' again (card 1 too): a deck holds each card once.",
+        ),
+        (
+            {"players": 2, "cards": [1201, "0000"]},
+            "cards: Card 1 is 1201: a card is four digits 0-2.",
+        ),
+        ({"players": 2, "cards": {"a": 1}}, "cards: Cards are a text of cards"),
         ({"players": 2, "seed": -1}, "seed: Ensure this value is greater than or equal to 0."),
         ({"players": 2, "seed": "x"}, "seed: A valid integer is required."),
     ],
@@ -157,8 +172,8 @@ def test_the_generic_create_refuses_set_war_and_says_where_to_go(client):
     assert not Game.objects.exists()
 
 
-def test_the_service_refuses_bad_input_with_the_engines_message():
-    with pytest.raises(GameError, match="^invalid card: 2223$"):
+def test_the_service_refuses_bad_input_with_a_sentence():
+    with pytest.raises(GameError, match="^Card 2 is '2223': a card is four digits 0-2.$"):
         setwar_run(players=2, cards="0000 2223")
     with pytest.raises(RuleError, match="Unknown Set War option 'deck'"):
         get_rules("setwar").clean_options({"players": 2, "deck": []})

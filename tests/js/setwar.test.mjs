@@ -207,12 +207,12 @@ test("the form sends what was typed, and says first what it cannot send", () => 
   assert.deepEqual(newGameRequest(form, false), {body: {players: "4", seed: 12}});
   assert.deepEqual(newGameRequest({...form, seed: ""}, false), {body: {players: "4"}});
   assert.deepEqual(newGameRequest({...form, players: ""}, true), {
-    error: "players: missing player count",
+    error: "How many players? Give a whole number from 1 to 1,000,000.",
     field: "players",
   });
   assert.equal(
     newGameRequest({...form, players: "", playersUnreadable: true}, true).error,
-    "players: invalid player count: that is not a whole number",
+    "The number of players is not a whole number: give one from 1 to 1,000,000.",
   );
   // The server judges counts and cards; the page does not say them a second time.
   assert.deepEqual(newGameRequest({...form, players: "0", cards: "0003"}, true), {

@@ -32,9 +32,11 @@ const el = {
 const inputs = {players: el.players, cards: el.cards, seed: el.seed};
 const viewer = new Viewer({card: deck(config.deck), pageSize: config.page_size});
 
-/** Show `detail` above the form and mark the fields named in `fields`. */
+/** Show what is wrong above the form and mark the fields named in `fields`: the fields' own
+ * sentences when the server gave them ("Card 3 is 'abcd': ..."), else `detail`. */
 function showError(detail, fields = {}) {
-  el.error.textContent = detail;
+  const sentences = Object.values(fields).flat().filter((text) => typeof text === "string");
+  el.error.textContent = sentences.length ? sentences.join(" ") : detail;
   el.error.hidden = false;
   for (const [name, input] of Object.entries(inputs)) {
     if (fields[name]) input.setAttribute("aria-invalid", "true");

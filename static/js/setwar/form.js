@@ -1,8 +1,8 @@
 /* The Set War form: what it sends to POST /api/setwar/, or what it must say first.
  *
- * The server judges the player count and the cards (its messages are the command-line
- * program's); the page only says what it cannot send: no count at all, a count the number
- * field could not read, or a seed that a JSON number cannot carry exactly.
+ * The server judges the player count and the cards (in sentences: "Card 3 is 'abcd': a card is
+ * four digits 0-2."); the page only says what it cannot send: no count at all, a count the
+ * number field could not read, or a seed that a JSON number cannot carry exactly.
  * Pure, tested under Node (tests/js/setwar.test.mjs).
  */
 
@@ -17,8 +17,8 @@ export function newGameRequest(form, withCards) {
   const players = String(form.players || "").trim();
   if (!players) {
     const error = form.playersUnreadable
-      ? "players: invalid player count: that is not a whole number"
-      : "players: missing player count";
+      ? "The number of players is not a whole number: give one from 1 to 1,000,000."
+      : "How many players? Give a whole number from 1 to 1,000,000.";
     return {error, field: "players"};
   }
   const body = {players};
@@ -30,7 +30,7 @@ export function newGameRequest(form, withCards) {
   if (seed) {
     if (!/^[0-9]+$/.test(seed) || !Number.isSafeInteger(Number(seed))) {
       return {
-        error: `seed: a seed is a whole number from 0 to ${Number.MAX_SAFE_INTEGER}.`,
+        error: `The seed is ${JSON.stringify(seed)}: a seed is a whole number from 0 to ${Number.MAX_SAFE_INTEGER}.`,
         field: "seed",
       };
     }
