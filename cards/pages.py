@@ -120,10 +120,17 @@ def _lobby_row(game: Game, player: Player | None, rated: dict[int, dict]) -> dic
     return row
 
 
+NAME_REFUSED = "lobby_name_refused"  # the session's [message, name as typed] after a refusal
+
+
 @require_GET
 def lobby(request):
     """The home page: your name, a new table, the open tables and the finished games."""
-    return render(request, "lobby.html", _lobby_context(request))
+    context = _lobby_context(request)
+    refused = request.session.pop(NAME_REFUSED, None)
+    if refused is not None:
+        context["errors"]["name"], context["name_value"] = refused
+    return render(request, "lobby.html", context)
 
 
 @require_POST
@@ -133,12 +140,13 @@ def name_set(request):
     try:
         name = _clean_name(request.POST.get("name"), request)
     except FormError as error:
-        if target != reverse("home"):
+        # Post, redirect, get: the address bar stays on the page the form was on, which shows
+        # the message (the lobby beside the field, with the name as typed, whole).
+        if target == reverse("home"):
+            request.session[NAME_REFUSED] = [str(error), request.POST.get("name") or ""]
+        else:
             messages.error(request, str(error))
-            return redirect(target)
-        context = _lobby_context(request, errors={"name": str(error)})
-        context["name_value"] = (request.POST.get("name") or "")[:40]
-        return render(request, "lobby.html", context, status=400)
+        return redirect(target)
     player = session_player_save(request, name)
     messages.success(request, f"You play as {player.name}.")
     return redirect(target)
@@ -147,14 +155,14 @@ def name_set(request):
 @require_POST
 def table_create(request):
     """Create a Set table, seat its creator and its computer opponents, and open it."""
-    form = {key: (request.POST.get(key) or "")[:40] for key in request.POST}
+    form = {key: request.POST.get(key) or "" for key in request.POST}  # shown again, whole
     try:
         if request.POST.get("name") is not None:
             name = _clean_name(request.POST.get("name"), request)
         else:
             player = session_player(request)
             if player is None:
-                raise FormError("Choose a name before creating a table.")
+                raise FormError("Choose your name first (above), then create the table.")
             name = player.name
         table = _table_form(request.POST)
         limits.check_join(request)

@@ -8,6 +8,7 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils.html import escape
 
 from games import services
 from games.auth import SESSION_PLAYER_KEY
@@ -97,9 +98,13 @@ def test_choosing_a_name_remembers_it_in_the_session_and_renaming_keeps_the_play
 )
 def test_a_bad_name_is_refused_with_a_message(client, name, message):
     response = client.post("/name", {"name": name})
-    assert response.status_code == 400
-    html = response.content.decode()
-    assert message in html
+    # Post, redirect, get: the address bar goes back to the lobby, which says what is wrong.
+    assert response.status_code == 302 and response["Location"] == "/"
+    html = client.get("/").content.decode()
+    assert message in html and 'aria-invalid="true"' in html
+    # The name as typed is shown again, whole (never cut), and only once.
+    assert f'value="{escape(name)}"' in html
+    assert message not in client.get("/").content.decode()
     assert "<script>" not in html.split("<main", 1)[1].split("</main>")[0]
     assert Player.objects.count() == 0
 
@@ -203,7 +208,16 @@ def test_bad_table_options_are_refused_with_a_message(client, form, message):
 def test_a_table_needs_a_name(client):
     response = client.post("/play/new", {"rules": "classic"})
     assert response.status_code == 400
-    assert "Choose a name" in response.content.decode()
+    assert "Choose your name first" in response.content.decode()
+
+
+def test_the_lobby_asks_a_guest_for_a_name_once(client):
+    html = client.get("/").content.decode()
+    assert html.count('name="name"') == 1  # the name form; the table form does not ask again
+    client.post("/name", {"name": "ada"})
+    html = client.get("/").content.decode()
+    assert html.count('name="name"') == 1  # to rename
+    assert 'id="table-needs-name"' not in html
 
 
 # --- the table page ------------------------------------------------------------------------------
