@@ -340,6 +340,21 @@ def test_the_replay_steps_through_a_finished_game(browser, server, computer_game
     watcher.close()
 
 
+def test_on_a_phone_the_replay_opens_at_its_top_and_stepping_keeps_it_there(
+    browser, server, computer_game
+):
+    computer_game, _ = computer_game
+    phone = Person(browser, server, viewport=PHONE)
+    page = phone.goto(f"/games/{computer_game}/replay/")
+    page.wait_for_selector("#replay-root[data-loaded='1']")
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.scrollY") == 0
+    page.keyboard.press("End")  # the last step: the list below the board scrolls, not the page
+    assert page.inner_text("#step-label").startswith("Step ")
+    assert page.evaluate("window.scrollY") == 0
+    phone.close()
+
+
 # --- declare rules and solitaire -----------------------------------------------------------------
 
 

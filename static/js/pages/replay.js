@@ -54,6 +54,16 @@ function drawBoard(step) {
   }
 }
 
+/** Bring the current step into view inside the list's own scroll box, never moving the page
+ * (scrollIntoView would scroll the window too: on a phone the list is below the board, and
+ * the page opened scrolled down to it). */
+function keepInList(list, item) {
+  const box = list.getBoundingClientRect();
+  const it = item.getBoundingClientRect();
+  if (it.top < box.top) list.scrollTop -= box.top - it.top;
+  else if (it.bottom > box.bottom) list.scrollTop += it.bottom - box.bottom;
+}
+
 function show(i) {
   if (!steps.length) return;
   index = Math.max(0, Math.min(steps.length - 1, i));
@@ -72,7 +82,7 @@ function show(i) {
   [...el.list.children].forEach((item, n) => {
     if (n === index) {
       item.setAttribute("aria-current", "step");
-      item.scrollIntoView({block: "nearest"});
+      keepInList(el.list, item);
     } else {
       item.removeAttribute("aria-current");
     }
