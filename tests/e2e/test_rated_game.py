@@ -90,6 +90,9 @@ def test_two_accounts_play_a_rated_game_and_see_their_ratings_move(browser, serv
             olafur_after = int(re.search(r"Ólafur: (\d+)", moved).group(1))
             assert zoe_after > 1500 > olafur_after, moved
             assert "5 rated games" in moved
+            # A finished game says so: no "Live" badge, no invitation.
+            person.page.wait_for_selector("#connection[data-state=over]:has-text('Game over')")
+            assert person.page.locator("#invite-panel").is_hidden()
         ARTIFACTS.mkdir(exist_ok=True)
         zoe.shot("rated-table-over")
 

@@ -376,3 +376,21 @@ def test_the_display_choices_are_drawn_by_the_server_from_their_cookies(client):
     assert '<html lang="en" data-theme="dark" data-colorblind="1">' in client.get("/").text
     client.cookies["theme"] = '"><script>'
     assert 'data-theme="auto"' in client.get("/").text
+
+
+def test_a_finished_table_offers_no_invitation(client):
+    from games.rules import get_rules
+
+    game = services.game_create(kind="set", options={"rules": "classic", "attributes": 3})
+    seat = services.game_join(game_id=game.pk, player=Player.objects.create(name="solo"))
+    assert 'id="invite-panel" aria-labelledby="share-heading" >' in client.get(
+        f"/play/{game.pk}/"
+    ).content.decode()
+    for _ in range(30):
+        game.refresh_from_db()
+        if game.status == Game.Status.OVER:
+            break
+        action = get_rules("set").bot_actions(game.state, "solo")[0]
+        services.move_submit(game_id=game.pk, seat=seat, action=action)
+    html = client.get(f"/play/{game.pk}/").content.decode()
+    assert 'id="invite-panel" aria-labelledby="share-heading" hidden>' in html

@@ -173,3 +173,15 @@ test("a rating line says the rating, the game's change and the rated games", asy
   assert.equal(ratingLine("bob", {rating: 1470, games: 1, change: -30}), "bob: 1470 (−30), 1 rated game");
   assert.equal(ratingLine("new", {rating: 1500, games: 0}), "new: 1500, 0 rated games");
 });
+
+test("a finished game's badge says it is over, not live", async () => {
+  const {showStatus} = await import("../../static/js/lib/socket.js");
+  const badge = {dataset: {}, textContent: ""};
+  showStatus(badge, "live", {over: true});
+  assert.equal(badge.textContent, "Game over");
+  assert.equal(badge.dataset.state, "over");
+  showStatus(badge, "reconnecting", {over: true});
+  assert.equal(badge.textContent, "Reconnecting…");
+  showStatus(badge, "live");
+  assert.equal(badge.textContent, "Live");
+});

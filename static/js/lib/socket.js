@@ -20,12 +20,15 @@ const STATUS_WORDS = {
   live: "Live",
   reconnecting: "Reconnecting…",
   closed: "Disconnected",
+  over: "Game over",
 };
 
-/** Show a socket's status on a page's badge: its words, and data-state for the style. */
-export function showStatus(badge, state) {
-  badge.textContent = STATUS_WORDS[state] || state;
-  badge.dataset.state = state;
+/** Show a socket's status on a page's badge: its words, and data-state for the style. A game
+ * that is `over` says so rather than "Live" (its socket still brings a late state). */
+export function showStatus(badge, state, {over = false} = {}) {
+  const shown = over && state === "live" ? "over" : state;
+  badge.textContent = STATUS_WORDS[shown] || shown;
+  badge.dataset.state = shown;
 }
 
 /** How long a result's state may lag behind it before the page asks for a sync. */

@@ -45,6 +45,7 @@ function readJson(id) {
 function start(root) {
   const cfg = readJson("square-config");
   let view = readJson("square-view");
+  let socketState = "connecting";
   useCsrfToken(cfg.csrf);
   const shapes = cfg.pieces;
   const byId = (id) => document.getElementById(id);
@@ -428,6 +429,7 @@ function start(root) {
     view = newView;
     // New players, or the end (a rated game has rated its players by then): read the seats.
     if ((view.names || []).join(",") !== before || (view.over && !wasOver)) refreshSeats();
+    if (view.over && !wasOver) showStatus(ui.connection, socketState, {over: true});
     render();
   }
 
@@ -536,7 +538,10 @@ function start(root) {
       pending = false;
       refused(message.detail);
     },
-    status: (state) => showStatus(ui.connection, state),
+    status: (state) => {
+      socketState = state;
+      showStatus(ui.connection, state, {over: !!view.over});
+    },
   });
 
   render();

@@ -34,6 +34,7 @@ let shown = [];
 let messageTimer = null;
 let chain = Promise.resolve();
 let fresh = [];
+let socketState = "connecting";
 
 const $ = (id) => document.getElementById(id);
 const el = {
@@ -51,6 +52,7 @@ const el = {
   count: $("count-btn"),
   countdown: $("countdown"),
   resultPanel: $("result-panel"),
+  invite: $("invite-panel"),
   resultText: $("result-text"),
   joinPanel: $("join-panel"),
   joinForm: $("join-form"),
@@ -355,7 +357,14 @@ function drawScores() {
   if (el.scores) renderScores(el.scores, view.scores, {badges: badgesOf, me: view.you});
 }
 
+/** The badge: the socket's state, or "Game over" once the game has ended (not "Live"). */
+function drawStatus() {
+  showStatus(el.connection, socketState, {over: !!view.over});
+}
+
 function drawResult() {
+  if (el.invite) el.invite.hidden = !!view.over; // nobody can join a finished game
+  if (view.over) drawStatus();
   if (!el.resultPanel) return;
   const result = view.result;
   el.resultPanel.hidden = !view.over;
@@ -426,7 +435,10 @@ const socket = new GameSocket(cfg.ws_url, {
   state: onState,
   result: onResult,
   error: onError,
-  status: (state) => showStatus(el.connection, state),
+  status: (state) => {
+    socketState = state;
+    drawStatus();
+  },
 });
 
 el.board.addEventListener("click", (event) => {
