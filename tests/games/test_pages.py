@@ -383,9 +383,10 @@ def test_a_finished_table_offers_no_invitation(client):
 
     game = services.game_create(kind="set", options={"rules": "classic", "attributes": 3})
     seat = services.game_join(game_id=game.pk, player=Player.objects.create(name="solo"))
-    assert 'id="invite-panel" aria-labelledby="share-heading" >' in client.get(
-        f"/play/{game.pk}/"
-    ).content.decode()
+    assert (
+        'id="invite-panel" aria-labelledby="share-heading" >'
+        in client.get(f"/play/{game.pk}/").content.decode()
+    )
     for _ in range(30):
         game.refresh_from_db()
         if game.status == Game.Status.OVER:
