@@ -201,13 +201,31 @@ def _table_context(request, game: Game, *, solitaire: bool = False) -> dict:
         **context,
         "solitaire": solitaire,
         "description": _describe(game),
-        "keys": KEY_ROWS,
+        "key_layouts": [(key, name) for key, (name, _rows) in KEY_LAYOUTS.items()],
+        "key_rows": [" ".join(row) for row in KEY_LAYOUTS["qwerty"][1]],
     }
 
 
-KEY_ROWS = ["1 2 3 4 5 6 7 8 9 0", "q w e r t y u i o p", "a s d f g h j k l", "z x c v b n m"]
-# The key of each card, column by column (three a column): the page presses what the help shows.
-BOARD_KEYS = [key for row in KEY_ROWS for key in row.split()]
+# A card's key mirrors its place: its row of cards on a row of keys, its column on a column of
+# keys (the first row of cards 1 2 3 4..., the next Q W E R..., then A S D F...). Keys are
+# matched by where they are on the keyboard (KeyboardEvent.code), so they mirror the board on
+# any keyboard; a layout only names them, as its keys are printed.
+KEY_CODES = [
+    [f"Digit{n}" for n in (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)],
+    [f"Key{c}" for c in "QWERTYUIOP"],
+    [*(f"Key{c}" for c in "ASDFGHJKL"), "Semicolon"],
+    [*(f"Key{c}" for c in "ZXCVBNM"), "Comma", "Period", "Slash"],
+]
+KEY_LAYOUTS = {
+    "qwerty": ("QWERTY", ["1234567890", "qwertyuiop", "asdfghjkl;", "zxcvbnm,./"]),
+    "azerty": ("AZERTY", ["1234567890", "azertyuiop", "qsdfghjklm", "wxcvbn,;:!"]),
+    "qwertz": ("QWERTZ", ["1234567890", "qwertzuiop", "asdfghjklö", "yxcvbnm,.-"]),
+    "dvorak": ("Dvorak", ["1234567890", "',.pyfgcrl", "aoeuidhtns", ";qjkxbmwvz"]),
+}
+BOARD_KEYS = {
+    "codes": KEY_CODES,
+    "layouts": {key: {"name": name, "rows": rows} for key, (name, rows) in KEY_LAYOUTS.items()},
+}
 
 
 def replay_config(options: dict) -> dict:

@@ -427,3 +427,38 @@ def test_solitaire_runs_a_clock_counts_sets_shows_one_and_ends_with_the_time(bro
     sol.shot("solitaire-phone-over")
     assert f"{found} sets" in sol.goto("/solitaire/").inner_text("main")
     sol.close()
+
+
+def test_keys_mirror_the_board_and_a_chosen_layout_names_them(browser, server):
+    kim = Person(browser, server)
+    page = kim.goto("/solitaire/")
+    page.fill("#solo-name", "kim")
+    page.click("button:has-text('Start the clock')")
+    page.wait_for_url(re.compile(r"/solitaire/\d+/$"))
+    kim.wait_live()
+
+    def key_of(row: int, col: int) -> str:
+        cards = page.locator("#board .card")
+        for n in range(cards.count()):
+            card = cards.nth(n)
+            grid = card.evaluate("node => [node.style.gridRow, node.style.gridColumn]")
+            if grid == [str(row + 1), str(col + 1)]:
+                return card.get_attribute("data-key")
+        raise AssertionError(f"no card at row {row}, column {col}")
+
+    # QWERTY: the rows of cards are 1 2 3 4 / q w e r / a s d f.
+    assert [key_of(0, 0), key_of(0, 3), key_of(1, 0), key_of(2, 3)] == ["1", "4", "q", "f"]
+    page.click("summary:has-text('How to play')")
+    page.select_option("#keyboard-layout", "azerty")
+    assert [key_of(1, 0), key_of(2, 0)] == ["a", "q"]
+    assert "a z e r t y u i o p" in page.inner_text("#key-rows")
+    # The key in Q's place selects the card AZERTY calls A.
+    card = page.locator('#board .card[data-key="a"]')
+    page.keyboard.press("KeyQ")
+    page.wait_for_selector('#board .card.selected[data-key="a"]')
+    assert card.get_attribute("aria-pressed") == "true"
+    page.reload()  # the browser remembers the layout
+    kim.wait_live()
+    assert page.input_value("#keyboard-layout") == "azerty"
+    assert key_of(1, 0) == "a"
+    kim.close()

@@ -240,7 +240,10 @@ def test_a_watcher_sees_the_table_with_its_live_view(client):
     assert '<script type="module" src="/static/js/pages/table.js">' in html
     # The page draws and names cards, and presses keys, from the server's words.
     assert config["deck"]["ONE/RED/SOLID/DIAMOND"] == ["0000", "one red solid diamond"]
-    assert config["keys"][:5] == ["1", "2", "3", "4", "5"] and len(config["deck"]) == 81
+    assert config["keys"]["codes"][1][:4] == ["KeyQ", "KeyW", "KeyE", "KeyR"]
+    assert config["keys"]["layouts"]["azerty"]["rows"][1].startswith("azer")
+    assert set(config["keys"]["layouts"]) == {"qwerty", "azerty", "qwertz", "dvorak"}
+    assert len(config["deck"]) == 81
 
 
 def test_the_share_link_joins_once_the_visitor_has_a_name(client):
@@ -395,3 +398,13 @@ def test_a_finished_table_offers_no_invitation(client):
         services.move_submit(game_id=game.pk, seat=seat, action=action)
     html = client.get(f"/play/{game.pk}/").content.decode()
     assert 'id="invite-panel" aria-labelledby="share-heading" hidden>' in html
+
+
+def test_every_keyboard_layout_names_every_key_place_once():
+    from cards.pages import KEY_CODES, KEY_LAYOUTS
+
+    for name, (_label, rows) in KEY_LAYOUTS.items():
+        assert [len(row) for row in rows] == [len(codes) for codes in KEY_CODES], name
+        keys = "".join(rows)
+        assert len(set(keys)) == len(keys), f"{name} names two places alike"
+    assert len({code for row in KEY_CODES for code in row}) == sum(map(len, KEY_CODES))

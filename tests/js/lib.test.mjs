@@ -84,20 +84,57 @@ test("the deck lookup answers the server's table and a stand-in for an unknown t
   assert.deepEqual(card("junk"), {text: "junk", digits: null, phrase: "junk"});
 });
 
-test("board keys number the cards column by column, from the server's key list", () => {
-  const keys = "1234567890qwerty".split("");
+const KEYBOARD = {
+  codes: [
+    ["Digit1", "Digit2", "Digit3", "Digit4", "Digit5", "Digit6"],
+    ["KeyQ", "KeyW", "KeyE", "KeyR", "KeyT", "KeyY"],
+    ["KeyA", "KeyS", "KeyD", "KeyF", "KeyG", "KeyH"],
+    ["KeyZ", "KeyX", "KeyC", "KeyV", "KeyB", "KeyN"],
+  ],
+  labels: ["123456", "qwerty", "asdfgh", "zxcvbn"],
+};
+
+test("board keys mirror the board: a row of cards on a row of keys", () => {
   const flat = {board: ["a", "b", "c", "d", "e", "f"].map((card) => ({card}))};
-  const list = cells(flat, keys);
+  const list = cells(flat, KEYBOARD);
   assert.deepEqual(
-    list.map((cell) => [cell.card, cell.row, cell.col, cell.key]),
-    [["a", 0, 0, "1"], ["b", 1, 0, "2"], ["c", 2, 0, "3"], ["d", 0, 1, "4"], ["e", 1, 1, "5"], ["f", 2, 1, "6"]],
+    list.map((cell) => [cell.card, cell.row, cell.col, cell.key, cell.code]),
+    [
+      ["a", 0, 0, "1", "Digit1"],
+      ["b", 1, 0, "q", "KeyQ"],
+      ["c", 2, 0, "a", "KeyA"],
+      ["d", 0, 1, "2", "Digit2"],
+      ["e", 1, 1, "w", "KeyW"],
+      ["f", 2, 1, "s", "KeyS"],
+    ],
   );
   const rows = {board: [[{card: "a"}, {card: "b", picked: true}], [{card: "c"}, {card: "d"}], [{card: "e"}, {card: "f"}]]};
-  const declared = cells(rows, keys);
+  const declared = cells(rows, KEYBOARD);
   assert.deepEqual(declared.map((cell) => cell.card), ["a", "c", "e", "b", "d", "f"]);
+  assert.deepEqual(declared.map((cell) => cell.key).join(""), "1qa2ws");
   assert.deepEqual(declared[3].pos, [0, 1]);
   assert.equal(declared[3].picked, true);
-  assert.equal(cells({board: [{card: "a"}]}, []).at(0).key, "");
+  assert.equal(cells({board: [{card: "a"}]}, {}).at(0).key, "");
+});
+
+test("a turned board's keys mirror it too, and rows past the fourth go on to the right", () => {
+  // 18 cards: 6 columns of 3, drawn on a phone as 6 rows of 3.
+  const board = {board: Array.from({length: 18}, (_, i) => ({card: `c${i}`}))};
+  const list = cells(board, KEYBOARD, {narrow: true});
+  const seen = (n) => list.find((cell) => cell.card === `c${n}`).key;
+  // c0, c1, c2 are the first column of the board: the first row seen.
+  assert.deepEqual([seen(0), seen(1), seen(2)], ["1", "2", "3"]);
+  assert.deepEqual([seen(3), seen(4), seen(5)], ["q", "w", "e"]);
+  assert.deepEqual([seen(9), seen(10), seen(11)], ["z", "x", "c"]);
+  assert.deepEqual([seen(12), seen(13), seen(14)], ["4", "5", "6"]); // the fifth row
+  assert.deepEqual([seen(15), seen(16), seen(17)], ["r", "t", "y"]);
+  assert.equal(new Set(list.map((cell) => cell.code)).size, 18); // every card its own key
+});
+
+test("a layout names the same places: AZERTY's second row starts with A", () => {
+  const azerty = {...KEYBOARD, labels: ["123456", "azerty", "qsdfgh", "wxcvbn"]};
+  const list = cells({board: ["a", "b", "c"].map((card) => ({card}))}, azerty);
+  assert.deepEqual(list.map((cell) => [cell.key, cell.code]), [["1", "Digit1"], ["a", "KeyQ"], ["q", "KeyA"]]);
 });
 
 test("other players' news: sets found, points lost on declare tables, and who joined", async () => {

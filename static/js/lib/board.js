@@ -1,17 +1,20 @@
 /* Draw a Set board (either rule set's view) as a grid of card buttons.
  *
- *   cells(view, keys)                    -> [{card, row, col, index, key, pos, picked}...]
+ *   cells(view, keyboard, {narrow})      -> [{card, row, col, index, key, code, pos, picked}...]
  *   render(element, view, opts)          -> draws the cells; opts:
- *       card: text -> {digits, phrase}  (the page's deck, from the server),  keys: the key list
+ *       card: text -> {digits, phrase}  (the page's deck, from the server),
+ *       keyboard: {codes, labels}  (the server's key places, and the chosen layout's names)
  *       selected: [card texts]  (highlighted as chosen),  hint: card text,  marked: [card texts]
  *       fresh: [card texts]     (just dealt: they fade in),  interactive: bool (buttons, else
  *       plain figures; keys are drawn on interactive cards only), disabled: bool
  *
  * The declare view has `board` as 3 rows of cells; the classic view a flat list drawn at row
- * i % 3, column i // 3. Either way a card's key is keys[col * 3 + row]: the keys number the cards
- * column by column, so a new column of three gets new keys and the others keep theirs. The key
- * list is the server's. On a narrow screen the board is turned a quarter: three columns of
- * landscape cards.
+ * i % 3, column i // 3. On a narrow screen the board is turned a quarter: three columns of
+ * landscape cards. Keys mirror the board as it is drawn: a card's key is the key at the same
+ * row and column of the keyboard (1 2 3 4 / Q W E R / A S D F / Z X C V), so a new column of
+ * cards gets new keys and the others keep theirs; a turned board's rows past the fourth go on
+ * with the keys to the right. Keys are matched by their place on the keyboard (event.code),
+ * the chosen layout only names them.
  */
 
 import {svg} from "./cards.js";
@@ -31,8 +34,22 @@ export function isNarrow() {
   return narrowMedia().matches;
 }
 
-/** Return the board's cells in key order, each with its position and its key. Pure. */
-export function cells(view, keys = []) {
+/** Return the key (`code`, and `key` its name) at a board place drawn at row `r`, column `c`
+ * of a board `width` columns wide. Pure. */
+export function keyAt(keyboard, r, c, width) {
+  const row = r % 4;
+  const col = c + width * Math.floor(r / 4);
+  const codes = (keyboard && keyboard.codes) || [];
+  const labels = (keyboard && keyboard.labels) || [];
+  return {
+    code: (codes[row] && codes[row][col]) || "",
+    key: (labels[row] && [...labels[row]][col]) || "",
+  };
+}
+
+/** Return the board's cells in place order (column by column), each with its position and
+ * its key. Pure. */
+export function cells(view, keyboard = {}, {narrow = false} = {}) {
   const out = [];
   const board = (view && view.board) || [];
   if (board.length && Array.isArray(board[0])) {
@@ -48,9 +65,13 @@ export function cells(view, keys = []) {
       out.push({card: cell.card, row, col, pos: i, picked: !!cell.picked});
     });
   }
+  const cols = out.reduce((most, cell) => Math.max(most, cell.col + 1), 0);
   for (const cell of out) {
     cell.index = cell.col * 3 + cell.row;
-    cell.key = keys[cell.index] || "";
+    // Drawn turned on a narrow screen: the board's columns are the rows seen.
+    const place = narrow ? keyAt(keyboard, cell.col, cell.row, 3) : keyAt(keyboard, cell.row, cell.col, cols);
+    cell.code = place.code;
+    cell.key = place.key;
   }
   out.sort((a, b) => a.index - b.index);
   return out;
@@ -67,8 +88,8 @@ function cardSvg(card, label, landscape) {
 
 /** Draw `view`'s board into `element` and return its cells. */
 export function render(element, view, opts = {}) {
-  const list = cells(view, opts.keys || []);
   const narrow = isNarrow();
+  const list = cells(view, opts.keyboard || {}, {narrow});
   const cols = list.reduce((most, cell) => Math.max(most, cell.col + 1), 0);
   const selected = opts.selected || [];
   const marked = opts.marked || [];
@@ -98,6 +119,7 @@ export function render(element, view, opts = {}) {
     node.dataset.card = cell.card;
     node.dataset.index = String(cell.index);
     node.dataset.key = cell.key;
+    node.dataset.code = cell.code;
     const prefix = cell.key && opts.interactive ? `Key ${cell.key}: ` : "";
     node.setAttribute(
       "aria-label",

@@ -63,3 +63,25 @@ export function wireToggles() {
     });
   }
 }
+
+const LAYOUT_KEY = "keyboard-layout";
+
+/** Return the keyboard layout chosen in this browser (its name in `layouts`), or "qwerty". */
+export function keyboardLayout(layouts = {}) {
+  let chosen = null;
+  try {
+    chosen = window.localStorage.getItem(LAYOUT_KEY);
+  } catch {
+    chosen = null; // storage refused (private mode): the default
+  }
+  return chosen && layouts[chosen] ? chosen : "qwerty";
+}
+
+/** Remember the keyboard layout chosen in this browser. */
+export function chooseKeyboardLayout(name) {
+  try {
+    window.localStorage.setItem(LAYOUT_KEY, name);
+  } catch {
+    // storage refused: the choice lasts for this page only
+  }
+}

@@ -10,6 +10,7 @@
 import {request, useCsrfToken} from "../lib/api.js";
 import {cells, onLayoutChange, render} from "../lib/board.js";
 import {deck} from "../lib/cards.js";
+import {chooseKeyboardLayout, keyboardLayout} from "../lib/prefs.js";
 import {clock, plural} from "../lib/format.js";
 import {renderRatings} from "../lib/ratings.js";
 import {ranked, renderScores} from "../lib/scores.js";
@@ -35,6 +36,7 @@ let messageTimer = null;
 let chain = Promise.resolve();
 let fresh = [];
 let socketState = "connecting";
+let keyboard = keyboardFor(keyboardLayout(cfg.keys.layouts));
 
 const $ = (id) => document.getElementById(id);
 const el = {
@@ -278,10 +280,30 @@ async function refreshSeats() {
 
 // --- drawing ---------------------------------------------------------------------------------
 
+/** The keys as the chosen layout names them, at the server's places. */
+function keyboardFor(layout) {
+  return {codes: cfg.keys.codes, labels: cfg.keys.layouts[layout].rows, layout};
+}
+
+/** The help's rows of keys, in the chosen layout. */
+function drawKeyRows() {
+  const list = $("key-rows");
+  if (!list) return;
+  list.replaceChildren(
+    ...keyboard.labels.map((row) => {
+      const item = document.createElement("li");
+      const kbd = document.createElement("kbd");
+      kbd.textContent = [...row].join(" ");
+      item.append(kbd);
+      return item;
+    }),
+  );
+}
+
 function redraw() {
   shown = render(el.board, view, {
     card,
-    keys: cfg.keys,
+    keyboard,
     interactive: canPlay(),
     fresh,
     selected: classic ? selection.concat(pending || []) : [],
@@ -456,8 +478,11 @@ document.addEventListener("keydown", (event) => {
     clearSelection();
     return;
   }
+  // By the key's place on the keyboard; by its name where a keyboard gives no place.
   const key = (event.key || "").toLowerCase();
-  const cell = shown.find((c) => c.key === key);
+  const cell = event.code
+    ? shown.find((c) => c.code === event.code)
+    : shown.find((c) => c.key === key);
   if (cell) {
     event.preventDefault();
     choose(cell.card);
@@ -483,6 +508,19 @@ el.copy?.addEventListener("click", () => {
   }
 });
 onLayoutChange(redraw);
+
+// The keyboard's layout names the keys (they are pressed by their place on any keyboard).
+const layoutSelect = $("keyboard-layout");
+if (layoutSelect) {
+  layoutSelect.value = keyboard.layout;
+  layoutSelect.addEventListener("change", () => {
+    chooseKeyboardLayout(layoutSelect.value);
+    keyboard = keyboardFor(layoutSelect.value);
+    drawKeyRows();
+    redraw();
+  });
+}
+drawKeyRows();
 setInterval(tick, 100);
 
 redraw();
