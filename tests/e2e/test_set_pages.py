@@ -76,7 +76,7 @@ class Person:
 
     def cards(self, board: str = "#board") -> list[str]:
         return self.page.eval_on_selector_all(
-            f"{board} .card", "cells => cells.map(c => c.dataset.card)"
+            f"{board} .card:not(.taken)", "cells => cells.map(c => c.dataset.card)"
         )
 
     def click_cards(self, cards):
@@ -438,7 +438,7 @@ def test_keys_mirror_the_board_and_a_chosen_layout_names_them(browser, server):
     kim.wait_live()
 
     def key_of(row: int, col: int) -> str:
-        cards = page.locator("#board .card")
+        cards = page.locator("#board .card:not(.taken)")
         for n in range(cards.count()):
             card = cards.nth(n)
             grid = card.evaluate("node => [node.style.gridRow, node.style.gridColumn]")
@@ -462,3 +462,67 @@ def test_keys_mirror_the_board_and_a_chosen_layout_names_them(browser, server):
     assert page.input_value("#keyboard-layout") == "azerty"
     assert key_of(1, 0) == "a"
     kim.close()
+
+
+FAKE_AUDIO = """
+window.__notes = [];
+class FakeAudio {
+  constructor() { this.currentTime = 0; this.state = "running"; this.destination = {}; }
+  resume() { return Promise.resolve(); }
+  createGain() {
+    return {gain: {setValueAtTime() {}, exponentialRampToValueAtTime() {}}, connect: (x) => x};
+  }
+  createOscillator() {
+    const note = {type: "", frequency: {value: 0}, connect: (x) => x, stop() {}};
+    note.start = () => window.__notes.push(note.frequency.value);
+    return note;
+  }
+}
+window.AudioContext = FakeAudio;
+"""
+
+
+def test_sounds_for_sets_and_wrong_claims_a_remembered_mute_and_cards_leaving_in_place(
+    browser, server
+):
+    sol = Person(browser, server)
+    sol.page.add_init_script(FAKE_AUDIO)  # counts the notes the page plays
+    page = sol.goto("/solitaire/")
+    page.fill("#solo-name", "ear")
+    page.select_option("#solo-attributes", "3")
+    page.click("button:has-text('Start the clock')")
+    page.wait_for_url(re.compile(r"/solitaire/\d+/$"))
+    sol.wait_live()
+    notes = lambda: page.evaluate("window.__notes.slice()")  # noqa: E731
+
+    def claim(cards, found):
+        sol.click_cards(cards)
+        page.wait_for_selector(f"#sets-found:text-is('{found}')")
+
+    taken = a_set(sol.cards())
+    sol.click_cards(taken)
+    # The cards taken leave from where they were, drawn once more over the cards dealt there.
+    page.wait_for_selector("#board .card.taken", state="attached", timeout=2000)
+    leaving = page.eval_on_selector_all("#board .card.taken", "gs => gs.length")
+    assert 1 <= leaving <= 3
+    page.wait_for_selector("#sets-found:text-is('1')")
+    # The set rises (660 then 880 Hz).
+    assert [n for n in notes() if n in (660, 880)][:2] == [660, 880]
+    sol.click_cards(not_a_set(sol.cards()))
+    page.wait_for_selector("#message:has-text('Not a set')")
+    assert 220 in notes()  # a wrong claim falls
+
+    page.click("#sound-toggle")  # mute, remembered by the browser
+    assert page.get_attribute("#sound-toggle", "aria-pressed") == "false"
+    before = len(notes())
+    claim(a_set(sol.cards()), 2)
+    assert len(notes()) == before
+    page.reload()
+    sol.wait_live()
+    assert page.get_attribute("#sound-toggle", "aria-pressed") == "false"
+
+    # With less motion asked for, the taken cards simply go.
+    page.emulate_media(reduced_motion="reduce")
+    claim(a_set(sol.cards()), 3)
+    assert all(not g.is_visible() for g in page.locator("#board .card.taken").all())
+    sol.close()

@@ -5,7 +5,10 @@
  *       card: text -> {digits, phrase}  (the page's deck, from the server),
  *       keyboard: {codes, labels}  (the server's key places, and the chosen layout's names)
  *       selected: [card texts]  (highlighted as chosen),  hint: card text,  marked: [card texts]
- *       fresh: [card texts]     (just dealt: they fade in),  interactive: bool (buttons, else
+ *       fresh: [card texts]     (just dealt: they fade in),
+ *       taken: [cells]          (just taken: drawn once more where they were, fading out over
+ *                                the card dealt in their place; the other cards never move),
+ *       interactive: bool (buttons, else
  *       plain figures; keys are drawn on interactive cards only), disabled: bool
  *
  * The declare view has `board` as 3 rows of cells; the classic view a flat list drawn at row
@@ -135,6 +138,19 @@ export function render(element, view, opts = {}) {
     // Keys label the cards only where they can be pressed.
     node.innerHTML = card.digits ? cardSvg(card, opts.interactive ? cell.key : "", narrow) : "";
     fragment.appendChild(node);
+  }
+  for (const cell of opts.taken || []) {
+    const card = opts.card(cell.card);
+    if (!card.digits) continue;
+    const ghost = document.createElement("figure");
+    ghost.className = "card taken";
+    ghost.setAttribute("aria-hidden", "true");
+    ghost.style.gridRow = String(narrow ? cell.col + 1 : cell.row + 1);
+    ghost.style.gridColumn = String(narrow ? cell.row + 1 : cell.col + 1);
+    ghost.innerHTML = cardSvg(card, "", narrow);
+    ghost.addEventListener("animationend", () => ghost.remove());
+    setTimeout(() => ghost.remove(), 1000); // where no animation runs (reduced motion)
+    fragment.appendChild(ghost);
   }
   element.textContent = "";
   if (list.length) {

@@ -5,6 +5,8 @@
  * The header's two buttons change them; pages that draw cards redraw on `onDisplayChange`.
  */
 
+import {setSound, soundOn} from "./sound.js";
+
 const YEAR_S = 365 * 24 * 3600;
 
 function root() {
@@ -35,6 +37,8 @@ function remember(name, value) {
 function showPressed() {
   const themeButton = document.getElementById("theme-toggle");
   const blindButton = document.getElementById("colorblind-toggle");
+  const soundButton = document.getElementById("sound-toggle");
+  if (soundButton) soundButton.setAttribute("aria-pressed", String(soundOn()));
   if (themeButton) themeButton.setAttribute("aria-pressed", String(theme() === "dark"));
   if (blindButton) blindButton.setAttribute("aria-pressed", String(colorBlind()));
 }
@@ -44,6 +48,13 @@ export function wireToggles() {
   showPressed();
   const themeButton = document.getElementById("theme-toggle");
   const blindButton = document.getElementById("colorblind-toggle");
+  const soundButton = document.getElementById("sound-toggle");
+  if (soundButton) {
+    soundButton.addEventListener("click", () => {
+      setSound(!soundOn());
+      showPressed();
+    });
+  }
   if (themeButton) {
     themeButton.addEventListener("click", () => {
       const next = theme() === "dark" ? "light" : "dark";

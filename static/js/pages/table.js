@@ -13,6 +13,7 @@ import {deck} from "../lib/cards.js";
 import {chooseKeyboardLayout, keyboardLayout} from "../lib/prefs.js";
 import {clock, plural} from "../lib/format.js";
 import {renderRatings} from "../lib/ratings.js";
+import {play, soundFor} from "../lib/sound.js";
 import {ranked, renderScores} from "../lib/scores.js";
 import {GameSocket, showStatus} from "../lib/socket.js";
 import {penalty, tellOthers} from "../set/news.js";
@@ -35,6 +36,7 @@ let shown = [];
 let messageTimer = null;
 let chain = Promise.resolve();
 let fresh = [];
+let taken = [];
 let socketState = "connecting";
 let keyboard = keyboardFor(keyboardLayout(cfg.keys.layouts));
 
@@ -166,6 +168,7 @@ function onResult(message) {
           "good",
         );
       } else if (o.claim === "not_set") {
+        play(soundFor({outcome: o}));
         if (o.locked_out) {
           say("Not a set. You are locked out until another player finds a set.", "bad");
         } else if (o.released && !cfg.solitaire && (view.players || []).length > 1) {
@@ -180,6 +183,7 @@ function onResult(message) {
         judged = true;
         say(`Set! +${o.points} points.${o.hinted ? " (hinted)" : ""}`, "good");
       } else if (o.pick === "not_set") {
+        play(soundFor({outcome: o}));
         judged = true;
         say(`Not a set: ${penalty(o.points, o.delta, o.score)}`, "bad");
       } else if (o.pick === "ignored") {
@@ -237,7 +241,14 @@ function onState(message) {
   const before = view;
   view = message.view;
   const previous = boardCards(before);
-  fresh = boardCards(view).filter((text) => !previous.includes(text));
+  const now = boardCards(view);
+  fresh = now.filter((text) => !previous.includes(text));
+  taken = cells(before).filter((cell) => !now.includes(cell.card));
+  const anyScored = Object.entries(view.scores || {}).some(
+    ([name, score]) => score > ((before.scores || {})[name] ?? score),
+  );
+  const sound = soundFor({setsBefore: 0, setsAfter: anyScored ? 1 : 0, dealt: fresh.length});
+  if (sound) play(sound);
   const news = tellOthers(before, view, {classic});
   if (news.length) say(news.join(" "), "info");
   const state = view.declare ? view.declare.state : "none";
@@ -306,10 +317,12 @@ function redraw() {
     keyboard,
     interactive: canPlay(),
     fresh,
+    taken,
     selected: classic ? selection.concat(pending || []) : [],
     hint: view.hint ? view.hint.card : null,
   });
   fresh = []; // they fade in once, not at every redraw
+  taken = [];
   el.board.classList.toggle("locked", !!view.locked_out);
   el.board.classList.toggle("waiting", !classic && view.declare.state === "up");
   drawTurn();
