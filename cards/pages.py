@@ -10,12 +10,14 @@ when it was sent from a table page, the message is shown there after a redirect.
 
 from __future__ import annotations
 
+import datetime
 import random
 
 from django.contrib import messages
 from django.db.models import Q
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cards.engine.card import deck_table
@@ -76,6 +78,9 @@ def _table_form(data) -> dict:
     }
 
 
+IDLE_AFTER = datetime.timedelta(minutes=10)
+
+
 def _lobby_context(request, **extra) -> dict:
     player = session_player(request)
     # The seats with their players, whose accounts mark the guests.
@@ -92,9 +97,14 @@ def _lobby_context(request, **extra) -> dict:
     )
     # The ratings beside the names at the rated tables: one query for all of them.
     rated = selectors.seat_ratings_of(tables)
+    # A table nobody has played at (no move, no join) for IDLE_AFTER is idle: it leaves the live
+    # list for a list of its own, where it can still be opened and finished.
+    quiet_since = timezone.now() - IDLE_AFTER
     context = {
         "player": player,
-        "tables": [_lobby_row(game, player, rated) for game in tables],
+        "tables": [_lobby_row(g, player, rated) for g in tables if g.updated >= quiet_since],
+        "idle": [_lobby_row(g, player, rated) for g in tables if g.updated < quiet_since],
+        "idle_minutes": int(IDLE_AFTER.total_seconds() // 60),
         "finished": [_lobby_row(game, player, {}) for game in finished],
         "rule_sets": [(key, label, counts) for key, (label, counts) in RULE_SETS.items()],
         "speeds": SPEEDS,

@@ -408,3 +408,21 @@ def test_every_keyboard_layout_names_every_key_place_once():
         keys = "".join(rows)
         assert len(set(keys)) == len(keys), f"{name} names two places alike"
     assert len({code for row in KEY_CODES for code in row}) == sum(map(len, KEY_CODES))
+
+
+def test_a_table_nobody_played_at_for_ten_minutes_is_idle_and_leaves_the_live_list(client):
+    import datetime
+
+    from django.utils import timezone
+
+    busy = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    quiet = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    services.game_join(game_id=quiet.pk, player=Player.objects.create(name="gone"))
+    eleven_minutes_ago = timezone.now() - datetime.timedelta(minutes=11)
+    Game.objects.filter(pk=quiet.pk).update(updated=eleven_minutes_ago)
+    html = client.get("/").content.decode()
+    live = html.split('id="open-tables"')[1].split("</table>")[0]
+    assert f'data-game="{busy.pk}"' in live and f'data-game="{quiet.pk}"' not in live
+    idle = html.split('id="idle-tables"')[1].split("</details>")[0]
+    assert f'href="/play/{quiet.pk}/"' in idle and "gone" in idle
+    assert client.get(f"/play/{quiet.pk}/").status_code == 200  # it can still be opened
