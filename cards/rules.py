@@ -16,6 +16,7 @@ from collections import OrderedDict
 
 from cards.engine.bot import set_table_actions
 from cards.engine.classic import ClassicRules
+from cards.engine.deck import new_deck
 from cards.engine.errors import SetError
 from cards.engine.table import DeclareRules, TableState
 from games.errors import RuleError
@@ -183,6 +184,16 @@ class SetTable:
 
     def bot_actions(self, state: dict, name: str) -> list[dict] | None:
         return set_table_actions(table_state(state), name)
+
+    def rematch_options(self, options: dict, seed: int) -> dict:
+        """The options of the same table played again: a chosen deck (a quick game's first
+        cards of a shuffle) is dealt again from the new seed, as many cards as before."""
+        deck = options.get("deck")
+        if not isinstance(deck, list):
+            return options
+        attributes = options.get("attributes", 4)
+        cards = new_deck(attributes, rng=seed)[: len(deck)]
+        return {**options, "deck": [card.protocol for card in cards]}
 
     # Each rule set and number of attributes is a mode of its own: a 27-card game is not the
     # 81-card one, and declaring is not claiming. The standard deck of 4 attributes has the

@@ -35,6 +35,7 @@ from games.schema import (
     NOT_FOUND_RESPONSES,
     RATE_LIMITED_RESPONSES,
     TOKEN_RESPONSES,
+    error_response,
 )
 
 AUTH = [SeatTokenAuthentication, BearerAuthentication, SessionAuthentication]
@@ -290,6 +291,47 @@ class ComputerView(APIView):
         )
         new = written.change.new_seat
         return Response(selectors.seat_json(new), status=status.HTTP_201_CREATED)
+
+
+class RematchView(APIView):
+    authentication_classes = AUTH
+    parser_classes = JSON_BODY
+
+    @extend_schema(
+        tags=["Games"],
+        summary="Play a finished game again",
+        description=(
+            "A player of a finished game (its seat token, an account's Bearer token, or the "
+            "browser's session) asks to play it again. The first to ask makes a new game of the "
+            "same kind and options, dealt anew, rated and open as the old one; everyone who asks "
+            "is seated at that same game under the name they had, and the old game's sockets "
+            'are told (`{"type": "rematch", "game": <new id>, "url", "by"}`). Answers the new '
+            "seat as a join does: 201 when seated now, 200 when seated there already. 409 while "
+            "the game is not over; 403 for someone who did not play it."
+        ),
+        request=s.RematchRequest,
+        responses={
+            200: s.RematchOut,
+            201: s.RematchOut,
+            **JSON_BODY_RESPONSES,
+            **NOT_FOUND,
+            **FORBIDDEN_RESPONSES,
+            409: error_response("The game is not over yet."),
+        },
+    )
+    def post(self, request, game_id: int):
+        s.RematchRequest(data=request.data).is_valid(raise_exception=True)  # a JSON object
+        seat = acting_seat(request, game_id)
+        game, ref, seated_now = services.game_rematch(
+            game_id=seat.game_id, player_id=seat.player_id
+        )
+        body = {
+            "token": ref.token,
+            "seat": selectors.seat_json(game.seats.select_related("player").get(pk=ref.pk)),
+            "game": selectors.game_summary(game),
+            "url": selectors.page_url(game.kind, game.pk),
+        }
+        return Response(body, status=status.HTTP_201_CREATED if seated_now else status.HTTP_200_OK)
 
 
 class MovesView(APIView):

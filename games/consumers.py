@@ -226,6 +226,14 @@ class GameConsumer(AsyncWebsocketConsumer):
                 )
             await self.send_state(force=False, game=head)
 
+    async def game_rematch(self, message: dict) -> None:
+        """A player asked to play the game again (services.game_rematch): where the new game
+        is, so the others can accept in one click."""
+        url = selectors.page_url(message["kind"], message["next"])
+        await self.send_json(
+            {"type": "rematch", "game": message["next"], "url": url, "by": message.get("by")}
+        )
+
     # -- what the socket sends -----------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None) -> None:

@@ -185,3 +185,17 @@ class RatingChange(models.Model):
     def __str__(self) -> str:
         moved = f"{round(self.mu_before)} -> {round(self.mu_after)}"
         return f"{self.user} in game {self.game_id}: {moved}"
+
+
+class Rematch(models.Model):
+    """A finished game played again: the game its players are asked to (services.rematch).
+    One per finished game, so every player who accepts comes to the same table."""
+
+    game = models.OneToOneField(
+        Game, primary_key=True, related_name="rematch", on_delete=models.CASCADE
+    )
+    next_game = models.ForeignKey(Game, related_name="rematch_of", on_delete=models.CASCADE)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.game_id} -> {self.next_game_id}"

@@ -115,7 +115,7 @@ def _describe(game: Game) -> str:
 
 def game_url(game: Game) -> str:
     """A game's own page: its kind's (`page`, a URL name), else the replay page."""
-    return reverse(getattr(get_rules(game.kind), "page", "replay"), args=[game.pk])
+    return selectors.page_url(game.kind, game.pk)
 
 
 def game_row(game: Game, player: Player | None) -> dict:
@@ -177,6 +177,7 @@ def live_page_context(request, game: Game) -> dict:
         "moves_url": reverse("game-moves", args=[game.pk]),
         "computers_url": reverse("game-computers", args=[game.pk]),
         "replay_url": reverse("replay", args=[game.pk]),
+        "rematch_url": reverse("game-rematch", args=[game.pk]),
         "page_url": game_url(game),
         "csrf": get_token(request),
         "name": player.name if player else None,
@@ -199,6 +200,8 @@ def live_page_context(request, game: Game) -> dict:
         "share_url": request.build_absolute_uri(game_url(game) + "?join=1"),
         "join_requested": join_requested,
         "seat_ratings": selectors.seat_ratings(game),
+        # A finished game played again already: where (its players may still join it).
+        "rematch_url": selectors.rematch_url(game) if game.status == Game.Status.OVER else None,
     }
 
 

@@ -14,6 +14,7 @@ A kind may also have (the platform asks with ``getattr``):
 - ``describe(options)``, ``page``: a short description for lists, its own page's URL name;
 - ``rating_modes``, ``rating_mode(options)``, ``rating(options, state)``: its rated modes
   (games.ratings);
+- ``rematch_options(options, seed)``: the options of a finished game played again (a new deal);
 - ``stat_fields`` and ``stats(options, state, moves) -> {name: {field: count or [seconds]}}``:
   what each player did in a finished game, from its state and its log of ``(actor, outcome,
   at_ms)``: a count, or a list of seconds for a field whose name says "seconds" (games.profiles

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django.db import connection
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.urls import reverse
 
 from games import ratings, runtime, store
 from games.errors import NotFound
-from games.models import Game, Move, Rating, RatingChange, Seat
+from games.models import Game, Move, Rating, RatingChange, Rematch, Seat
 from games.rules import get_rules
 from games.store import TableHead, head_of
 
@@ -101,6 +102,17 @@ def game_row(game_id) -> Game:
 
 def game_get(game_id) -> Game:
     return with_state(game_row(game_id))
+
+
+def page_url(kind: str, game_id: int) -> str:
+    """A game's own page: its kind's (`page`, a URL name), else the replay page."""
+    return reverse(getattr(get_rules(kind), "page", "replay"), args=[game_id])
+
+
+def rematch_url(game: Game) -> str | None:
+    """The page of the game this finished game is being played again at, if any."""
+    known = Rematch.objects.filter(game=game).select_related("next_game").first()
+    return page_url(known.next_game.kind, known.next_game_id) if known else None
 
 
 def game_view(game: Game, *, seat_name: str | None, now: int) -> dict:

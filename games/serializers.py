@@ -260,6 +260,14 @@ class JoinOut(serializers.Serializer):
     game = GameOut()
 
 
+class RematchRequest(serializers.Serializer):
+    """An empty JSON object, {}: who asks is said by the token or the session."""
+
+
+class RematchOut(JoinOut):
+    url = serializers.CharField(help_text="The new game's page.")
+
+
 class ActionRequest(serializers.Serializer):
     type = serializers.CharField(
         help_text=(

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 import re
+import threading
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
@@ -32,7 +34,7 @@ from django.db import transaction
 
 from games import limits, ratings, realtime, runtime, selectors, store
 from games.errors import Conflict, Forbidden, GameError, NotFound, RuleError
-from games.models import Game
+from games.models import Game, Rematch
 from games.planning import (
     COMPUTER_SPEEDS_S,
     OVER,
@@ -483,6 +485,53 @@ def game_join(*, game_id: int, player=None, name: str | None = None, now: int | 
         )
     )
     return seat_ref(int(game_id), written.change.new_seat)
+
+
+_REMATCHES = threading.Lock()  # one new game per finished game, however many accept at once
+
+
+def game_rematch(*, game_id: int, player_id: int) -> tuple[Game, store.SeatRef, bool]:
+    """Play a finished game again: the first of its players to ask makes a new game of the same
+    kind and options (a new deal: the kind's `rematch_options`), rated and open as it was; each
+    who asks is seated there under the name they had (the last value: False when they sat
+    there already). The game's watchers are told (a "game.rematch" message), so the others can
+    accept in one click."""
+    game = selectors.game_row(game_id)
+    if game.status != Game.Status.OVER:
+        raise Conflict("The game is not over yet: play it to its end, then play it again.")
+    seat = game.seats.filter(player_id=player_id, is_computer=False).first()
+    if seat is None:
+        raise Forbidden("Only the game's players can play it again; watchers can join the new one.")
+    with _REMATCHES:
+        known = Rematch.objects.filter(game=game).select_related("next_game").first()
+        if known is not None:
+            new = known.next_game
+        else:
+            rules = get_rules(game.kind)
+            seed = random.SystemRandom().randrange(2**53)  # read exactly by any JSON reader
+            remake = getattr(rules, "rematch_options", None)
+            options = remake(game.options, seed) if remake is not None else game.options
+            new = game_create(
+                kind=game.kind, options=options, seed=seed, is_open=game.is_open, rated=game.rated
+            )
+            Rematch.objects.create(game=game, next_game=new)
+            realtime.publish(
+                {
+                    "type": "game.rematch",
+                    "game": game.pk,
+                    "next": new.pk,
+                    "kind": new.kind,
+                    "by": seat.name,
+                }
+            )
+    mine = new.seats.filter(player_id=player_id).first()
+    if mine is not None:
+        ref = store.SeatRef(
+            mine.pk, new.pk, mine.player_id, mine.number, mine.name, mine.token, False, False
+        )
+        return new, ref, False
+    written = run(join(game_id=new.pk, name=seat.name, player_id=player_id))
+    return new, seat_ref(new.pk, written.change.new_seat), True
 
 
 def seat_ref(game_id: int, new: NewSeat) -> store.SeatRef:

@@ -477,6 +477,10 @@ class SquareKind:
             name: 0 if number in winners else 1 for number, name in enumerate(state["names"], 1)
         }
 
+    def rematch_options(self, options: dict, seed: int) -> dict:
+        """The same game played again starts from the beginning, not from a save."""
+        return {key: value for key, value in options.items() if key != "save"}
+
     stat_fields = {"games_won": "Games won"}
 
     def stats(self, options: dict, state: dict, moves) -> dict[str, dict]:

@@ -526,3 +526,39 @@ def test_sounds_for_sets_and_wrong_claims_a_remembered_mute_and_cards_leaving_in
     claim(a_set(sol.cards()), 3)
     assert all(not g.is_visible() for g in page.locator("#board .card.taken").all())
     sol.close()
+
+
+def test_two_players_finish_a_game_and_play_again_in_one_click_each(browser, server):
+    ada, bob = Person(browser, server), Person(browser, server)
+    ada.name_myself("ada2")
+    game_id = create_table(ada, rules="classic", attributes="3", visibility="open")
+    bob.name_myself("bob2")
+    bob.page.goto(ada.page.input_value("#share-url"))
+    bob.page.wait_for_selector("#scores li[data-player=bob2] .badge-you")
+    bob.wait_live()
+    page = ada.page
+    page.wait_for_selector("#scores li[data-player=bob2]")
+    while page.locator("#result-panel").is_hidden():
+        taken = a_set(ada.cards())
+        ada.click_cards(taken)
+        page.wait_for_function(
+            "taken => !document.getElementById('result-panel').hidden || !taken.every("
+            "c => document.querySelector(`#board .card:not(.taken)[data-card='${c}']`))",
+            arg=taken,
+        )
+    bob.page.wait_for_selector("#result-panel:not([hidden]) #rematch-btn")
+
+    page.click("#rematch-btn")  # Ada asks first: a new table, the same options
+    page.wait_for_url(lambda url: re.search(r"/play/\d+/$", url) and f"/{game_id}/" not in url)
+    new_id = int(re.search(r"/play/(\d+)/", page.url).group(1))
+    assert new_id != game_id
+    ada.wait_live()
+    # Bob is told, and one click seats him at the same new table.
+    bob.page.wait_for_selector("#rematch-note:has-text('ada2 wants to play again')")
+    bob.page.click("#rematch-btn")
+    bob.page.wait_for_url(f"**/play/{new_id}/")
+    bob.page.wait_for_selector("#scores li[data-player=bob2] .badge-you")
+    page.wait_for_selector("#scores li[data-player=bob2]")
+    assert "Classic, 3 attributes" in page.inner_text("h1")
+    ada.close()
+    bob.close()

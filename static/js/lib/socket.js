@@ -137,6 +137,8 @@ export class GameSocket {
       this.expect(message.version);
     } else if (message.type === "error") {
       this.emit("error", message);
+    } else if (message.type === "rematch") {
+      this.emit("rematch", message); // a finished game is being played again
     }
   }
 

@@ -112,6 +112,8 @@ function start(root) {
     renderGhost();
     const over = !!view.over;
     ui.result.hidden = !over;
+    const again = byId("rematch-btn");
+    if (again) again.hidden = !view.you; // its players may play it again
     if (over) {
       ui.resultText.textContent =
         winnersText(view) +
@@ -542,6 +544,28 @@ function start(root) {
       socketState = state;
       showStatus(ui.connection, state, {over: !!view.over});
     },
+    rematch: (message) => {
+      const note = byId("rematch-note");
+      if (!note) return;
+      note.hidden = false;
+      note.textContent =
+        message.by && message.by !== view.you
+          ? `${message.by} wants to play again: press "Play again" to join.`
+          : "The new game is ready.";
+    },
+  });
+
+  // Play again: the first to ask makes the new game, everyone who asks sits there.
+  const again = byId("rematch-btn");
+  again?.addEventListener("click", async () => {
+    again.disabled = true;
+    const reply = await request("POST", cfg.rematch_url, {});
+    if (!reply.ok) {
+      again.disabled = false;
+      refused(reply.detail);
+      return;
+    }
+    window.location.assign(reply.data.url);
   });
 
   render();

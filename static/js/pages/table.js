@@ -57,6 +57,8 @@ const el = {
   countdown: $("countdown"),
   resultPanel: $("result-panel"),
   invite: $("invite-panel"),
+  rematch: $("rematch-btn"),
+  rematchNote: $("rematch-note"),
   resultText: $("result-text"),
   joinPanel: $("join-panel"),
   joinForm: $("join-form"),
@@ -399,6 +401,7 @@ function drawStatus() {
 
 function drawResult() {
   if (el.invite) el.invite.hidden = !!view.over; // nobody can join a finished game
+  if (el.rematch) el.rematch.hidden = !view.seated; // its players may play it again
   if (view.over) drawStatus();
   if (!el.resultPanel) return;
   const result = view.result;
@@ -474,6 +477,26 @@ const socket = new GameSocket(cfg.ws_url, {
     socketState = state;
     drawStatus();
   },
+  rematch: (message) => {
+    if (!el.rematchNote) return;
+    el.rematchNote.hidden = false;
+    el.rematchNote.textContent =
+      message.by && message.by !== view.you
+        ? `${message.by} wants to play again: press "Play again" to join.`
+        : "The new game is ready.";
+  },
+});
+
+// Play again: the first to ask makes the new game, everyone who asks sits there.
+el.rematch?.addEventListener("click", async () => {
+  el.rematch.disabled = true;
+  const reply = await request("POST", cfg.rematch_url, {});
+  if (!reply.ok) {
+    el.rematch.disabled = false;
+    say(reply.detail, "bad");
+    return;
+  }
+  window.location.assign(reply.data.url);
 });
 
 el.board.addEventListener("click", (event) => {

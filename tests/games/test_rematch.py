@@ -1,0 +1,119 @@
+"""Play again (issue 17, item 3): at the end of a game its players go to one new game of the same
+kind and options, dealt anew, in one request each; the old game's sockets are told where."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from games import services
+from games.models import Game, Player, Rematch
+from games.rules import get_rules
+
+ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
+
+
+def finished_table(*, options=None, rated=False):
+    """A classic table of ann and bob, played to its end (ann finds every set)."""
+    options = options or {"rules": "classic", "attributes": 3}
+    game = services.game_create(kind="set", options=options, rated=rated, is_open=True)
+    ann = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
+    bob = services.game_join(game_id=game.pk, player=Player.objects.create(name="bob"))
+    for _ in range(60):
+        game.refresh_from_db()
+        if game.status == Game.Status.OVER:
+            break
+        action = get_rules("set").bot_actions(game.state, "ann")[0]
+        services.move_submit(game_id=game.pk, seat=ann, action=action)
+    assert game.status == Game.Status.OVER
+    return game, ann, bob
+
+
+def rematch(client, game_id, token):
+    return client.post(
+        f"/api/games/{game_id}/rematch", "{}", "application/json",
+        HTTP_AUTHORIZATION=f"Token {token}",
+    )  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_both_players_accept_and_sit_at_one_new_game_of_the_same_options(client):
+    game, ann, bob = finished_table()
+    first = rematch(client, game.pk, ann.token)
+    assert first.status_code == 201, first.json()
+    new_id = first.json()["game"]["id"]
+    assert new_id != game.pk and first.json()["seat"]["name"] == "ann"
+    second = rematch(client, game.pk, bob.token)
+    assert second.status_code == 201 and second.json()["game"]["id"] == new_id
+    again = rematch(client, game.pk, ann.token)  # asked twice: the same seat
+    assert again.status_code == 200 and again.json()["token"] == first.json()["token"]
+    new = Game.objects.get(pk=new_id)
+    assert new.kind == game.kind and new.options == game.options and new.is_open
+    assert new.seed != game.seed  # dealt anew
+    assert sorted(new.seats.values_list("name", flat=True)) == ["ann", "bob"]
+    assert Rematch.objects.get(game=game).next_game == new
+    # The new seat's token plays the new game.
+    token = first.json()["token"]
+    action = get_rules("set").bot_actions(new.state, "ann")[0]
+    moved = client.post(
+        f"/api/games/{new_id}/moves", json.dumps(action), "application/json",
+        HTTP_AUTHORIZATION=f"Token {token}",
+    )  # fmt: skip
+    assert moved.status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_quick_game_is_dealt_anew_and_a_rated_one_stays_rated(client):
+    from cards.engine.deck import new_deck
+
+    quick = [card.protocol for card in new_deck(3, rng=5)[:12]]
+    game, ann, _ = finished_table(options={"rules": "classic", "attributes": 3, "deck": quick})
+    new = Game.objects.get(pk=rematch(client, game.pk, ann.token).json()["game"]["id"])
+    assert len(new.options["deck"]) == 12 and new.options["deck"] != quick
+    rated, ann2, _ = finished_table(rated=True)
+    assert Game.objects.get(pk=rematch(client, rated.pk, ann2.token).json()["game"]["id"]).rated
+
+
+@pytest.mark.django_db
+def test_a_game_not_over_or_someone_who_did_not_play_it_is_refused(client):
+    game = services.game_create(kind="set", options={"rules": "classic"})
+    seat = services.game_join(game_id=game.pk, player=Player.objects.create(name="cy"))
+    refused = rematch(client, game.pk, seat.token)
+    assert refused.status_code == 409 and "not over" in refused.json()["detail"]
+    over, _, _ = finished_table()
+    stranger = rematch(client, over.pk, seat.token)  # a seat token of another game
+    assert stranger.status_code == 403
+    watcher = client.post(f"/api/games/{over.pk}/rematch", "{}", "application/json")
+    assert watcher.status_code == 403
+    assert client.post("/api/games/999999/rematch", "{}", "application/json").status_code == 404
+    assert not Rematch.objects.exists()
+
+
+@pytest.mark.django_db
+def test_it_is_in_the_schema(client):
+    paths = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()["paths"]
+    responses = paths["/api/games/{game_id}/rematch"]["post"]["responses"]
+    assert {"200", "201", "403", "404", "409"} <= set(responses)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_old_games_sockets_are_told_where_the_new_game_is(db):
+    async def run():
+        game, ann, bob = await sync_to_async(finished_table)()
+        socket = WebsocketCommunicator(
+            application, f"/ws/games/{game.pk}/?token={bob.token}", headers=ORIGIN
+        )
+        assert (await socket.connect())[0]
+        await socket.receive_json_from(timeout=5)  # the state
+        new, _seat, _ = await sync_to_async(services.game_rematch)(
+            game_id=game.pk, player_id=ann.player_id
+        )
+        told = await socket.receive_json_from(timeout=5)
+        assert told == {"type": "rematch", "game": new.pk, "url": f"/play/{new.pk}/", "by": "ann"}
+        await socket.disconnect()
+
+    async_to_sync(run)()
