@@ -40,3 +40,18 @@ class LoopTicks:
 
     async def __aexit__(self, *exc) -> None:
         self.task.cancel()
+
+
+def play_to_the_end(game, seat) -> None:
+    """Play a Set table to its end: `seat` finds every set, as a computer would."""
+    from games import services
+    from games.models import Game
+    from games.rules import get_rules
+
+    for _ in range(200):
+        game.refresh_from_db()
+        if game.status == Game.Status.OVER:
+            return
+        action = get_rules("set").bot_actions(game.state, seat.name)[0]
+        services.move_submit(game_id=game.pk, seat=seat, action=action)
+    raise AssertionError(f"game {game.pk} did not end")

@@ -382,7 +382,7 @@ def test_the_display_choices_are_drawn_by_the_server_from_their_cookies(client):
 
 
 def test_a_finished_table_offers_no_invitation(client):
-    from games.rules import get_rules
+    from tests.games.conftest import play_to_the_end
 
     game = services.game_create(kind="set", options={"rules": "classic", "attributes": 3})
     seat = services.game_join(game_id=game.pk, player=Player.objects.create(name="solo"))
@@ -390,12 +390,7 @@ def test_a_finished_table_offers_no_invitation(client):
         'id="invite-panel" aria-labelledby="share-heading" >'
         in client.get(f"/play/{game.pk}/").content.decode()
     )
-    for _ in range(30):
-        game.refresh_from_db()
-        if game.status == Game.Status.OVER:
-            break
-        action = get_rules("set").bot_actions(game.state, "solo")[0]
-        services.move_submit(game_id=game.pk, seat=seat, action=action)
+    play_to_the_end(game, seat)
     html = client.get(f"/play/{game.pk}/").content.decode()
     assert 'id="invite-panel" aria-labelledby="share-heading" hidden>' in html
 

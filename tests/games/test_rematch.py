@@ -13,6 +13,7 @@ from config.asgi import application
 from games import services
 from games.models import Game, Player, Rematch
 from games.rules import get_rules
+from tests.games.conftest import play_to_the_end
 
 ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
 
@@ -23,13 +24,7 @@ def finished_table(*, options=None, rated=False):
     game = services.game_create(kind="set", options=options, rated=rated, is_open=True)
     ann = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
     bob = services.game_join(game_id=game.pk, player=Player.objects.create(name="bob"))
-    for _ in range(60):
-        game.refresh_from_db()
-        if game.status == Game.Status.OVER:
-            break
-        action = get_rules("set").bot_actions(game.state, "ann")[0]
-        services.move_submit(game_id=game.pk, seat=ann, action=action)
-    assert game.status == Game.Status.OVER
+    play_to_the_end(game, ann)
     return game, ann, bob
 
 
