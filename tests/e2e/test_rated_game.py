@@ -65,6 +65,8 @@ def test_two_accounts_play_a_rated_game_and_see_their_ratings_move(browser, serv
         olafur.page.wait_for_selector("#scores li[data-player=Ólafur] .badge-you")
         olafur.wait_live()
         page.wait_for_selector("#scores li[data-player=Ólafur]")
+        # The ratings list is redrawn when a player joins (it reads the seats first).
+        page.wait_for_selector("#seat-ratings li[data-player=Ólafur]")
         before = page.inner_text("#seat-ratings")
         assert "Zoë: 1500" in before and "Ólafur: 1500" in before
 
