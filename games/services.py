@@ -30,7 +30,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from games import limits, ratings, realtime, runtime, selectors, store
 from games.errors import Conflict, Forbidden, GameError, NotFound, RuleError
@@ -514,16 +514,23 @@ def game_rematch(*, game_id: int, player_id: int) -> tuple[Game, store.SeatRef, 
             new = game_create(
                 kind=game.kind, options=options, seed=seed, is_open=game.is_open, rated=game.rated
             )
-            Rematch.objects.create(game=game, next_game=new)
-            realtime.publish(
-                {
-                    "type": "game.rematch",
-                    "game": game.pk,
-                    "next": new.pk,
-                    "kind": new.kind,
-                    "by": seat.name,
-                }
-            )
+            try:
+                with transaction.atomic():
+                    Rematch.objects.create(game=game, next_game=new)
+            except IntegrityError:
+                # Another server process made one at the same moment: everyone goes there (the
+                # game made here stays empty, and no one is sent to it).
+                new = Rematch.objects.select_related("next_game").get(game=game).next_game
+            else:
+                realtime.publish(
+                    {
+                        "type": "game.rematch",
+                        "game": game.pk,
+                        "next": new.pk,
+                        "kind": new.kind,
+                        "by": seat.name,
+                    }
+                )
     mine = new.seats.filter(player_id=player_id).first()
     if mine is not None:
         ref = store.SeatRef(

@@ -112,3 +112,20 @@ def test_the_old_games_sockets_are_told_where_the_new_game_is(db):
         await socket.disconnect()
 
     async_to_sync(run)()
+
+
+@pytest.mark.django_db
+def test_a_rematch_made_meanwhile_by_another_process_is_joined_not_a_500(client, monkeypatch):
+    game, ann, bob = finished_table()
+    other = services.game_create(kind="set", options=game.options)
+    made = services.game_create
+
+    def racing_create(**kwargs):
+        # Another server process records its new game just before this one does.
+        Rematch.objects.create(game=game, next_game=other)
+        return made(**kwargs)
+
+    monkeypatch.setattr(services, "game_create", racing_create)
+    answer = rematch(client, game.pk, ann.token)
+    assert answer.status_code == 201 and answer.json()["game"]["id"] == other.pk
+    assert list(other.seats.values_list("name", flat=True)) == ["ann"]
