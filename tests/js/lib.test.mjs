@@ -227,7 +227,7 @@ test("the table's sounds: a wrong claim, a set found by anyone, then new cards",
   const {soundFor, SOUNDS} = await import("../../static/js/lib/sound.js");
   assert.equal(soundFor({outcome: {claim: "not_set"}}), "wrong");
   assert.equal(soundFor({outcome: {pick: "not_set"}}), "wrong");
-  assert.equal(soundFor({setsBefore: 0, setsAfter: 1, dealt: 3}), "set"); // the set, not the deal
+  assert.equal(soundFor({scored: true, dealt: 3}), "set"); // the set, not the deal
   assert.equal(soundFor({dealt: 3}), "deal");
   assert.equal(soundFor({}), null);
   for (const name of ["set", "wrong", "deal"]) assert.ok(SOUNDS[name].length);

@@ -19,11 +19,11 @@ export const SOUNDS = {
   deal: [[1320, 0, 0.05, 0.08]],
 };
 
-/** Which sound a moment at the table makes, or null: the actor's own result, a set found by
- * anyone, cards dealt. Pure. */
-export function soundFor({outcome = null, setsBefore = 0, setsAfter = 0, dealt = 0} = {}) {
+/** Which sound a moment at the table makes, or null: the actor's own wrong claim, a set found
+ * by anyone (`scored`), cards dealt. Pure. */
+export function soundFor({outcome = null, scored = false, dealt = 0} = {}) {
   if (outcome && (outcome.claim === "not_set" || outcome.pick === "not_set")) return "wrong";
-  if (setsAfter > setsBefore) return "set";
+  if (scored) return "set";
   if (dealt > 0) return "deal";
   return null;
 }

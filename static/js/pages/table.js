@@ -246,10 +246,10 @@ function onState(message) {
   const now = boardCards(view);
   fresh = now.filter((text) => !previous.includes(text));
   taken = cells(before).filter((cell) => !now.includes(cell.card));
-  const anyScored = Object.entries(view.scores || {}).some(
+  const scored = Object.entries(view.scores || {}).some(
     ([name, score]) => score > ((before.scores || {})[name] ?? score),
   );
-  const sound = soundFor({setsBefore: 0, setsAfter: anyScored ? 1 : 0, dealt: fresh.length});
+  const sound = soundFor({scored, dealt: fresh.length});
   if (sound) play(sound);
   const news = tellOthers(before, view, {classic});
   if (news.length) say(news.join(" "), "info");
