@@ -162,6 +162,7 @@ class UserView(APIView):
                         "wrong_claims": 6,
                         "seconds_per_set": {"count": 112, "mean": 7.41, "best": 0.9},
                         "solitaire_seconds": {"count": 2, "mean": 388.5, "best": 341.2},
+                        "puzzle_seconds": {"count": 3, "mean": 74.2, "best": 41.5},
                     },
                 },
             )

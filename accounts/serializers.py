@@ -64,5 +64,6 @@ class UserOut(serializers.Serializer):
         "A count is a number (games_won, sets_found, wrong_claims); seconds are "
         '{"count", "mean", "best"} with null for none (seconds_per_set: for each set found, '
         "the seconds since the table's previous set; solitaire_seconds: each solitaire game's "
-        "time, the best being the fastest)."
+        "time, the best being the fastest; puzzle_seconds: each puzzle found alone, without a "
+        "hint, from its deal to its last set)."
     )

@@ -88,6 +88,8 @@ def _stored(state: TableState, before: TableState, before_data: dict) -> dict:
     return stored(state, (before, before_data))
 
 
+_MODE_NAMES = {"ultra": "UltraSet", "chain": "Set-Chain", "puzzle": "Puzzle"}
+
 # What the rules read of each action: the log keeps that, not whatever else was sent.
 ACTION_FIELDS = {"pick": ("type", "row", "col"), "claim": ("type", "cards")}
 
@@ -123,10 +125,20 @@ class SetTable:
                 "away_ms, declare_ms.",
                 "bad_option",
             )
-        rules = options.get("rules", "declare")
+        # A mode is a way to play the classic table, so it implies the classic rules.
+        rules = options.get("rules", "classic" if "mode" in options else "declare")
+        if rules == "declare" and options.get("mode", "normal") != "normal":
+            raise RuleError(
+                "The mode option is for classic tables; a declare table plays the card game "
+                "itself.",
+                "bad_option",
+            )
         engine = self.engine({"rules": rules})
         try:
-            cleaned = engine.clean_options({k: v for k, v in options.items() if k != "rules"})
+            given = {k: v for k, v in options.items() if k != "rules"}
+            if rules == "declare" and given.get("mode") == "normal":
+                del given["mode"]
+            cleaned = engine.clean_options(given)
         except SetError as error:
             raise RuleError(str(error), getattr(error, "code", "bad_option")) from None
         return {"rules": rules, **cleaned}
@@ -175,10 +187,13 @@ class SetTable:
         Options are checked when a game is created (`options`); a row stored before that check
         still gets a description, not an error, since the lobby lists every game.
         """
-        parts = [str(options.get("rules", "declare")).capitalize()]
+        mode = options.get("mode")
+        parts = [_MODE_NAMES.get(mode) or str(options.get("rules", "declare")).capitalize()]
+        if isinstance(options.get("day"), str):
+            parts.append(f"daily puzzle of {options['day']}")
         if options.get("attributes") in (3, 4, 5):
             parts.append(f"{options['attributes']} attributes")
-        if isinstance(options.get("deck"), list) and options["deck"]:
+        if isinstance(options.get("deck"), list) and options["deck"] and mode != "puzzle":
             parts.append(f"{len(options['deck'])} cards")
         return ", ".join(parts)
 
@@ -188,6 +203,9 @@ class SetTable:
     def rematch_options(self, options: dict, seed: int) -> dict:
         """The options of the same table played again: a chosen deck (a quick game's first
         cards of a shuffle) is dealt again from the new seed, as many cards as before."""
+        if options.get("mode") == "puzzle":
+            # Another puzzle: the day's puzzle again would be the same board.
+            return {k: v for k, v in options.items() if k not in ("day", "deck")}
         deck = options.get("deck")
         if not isinstance(deck, list):
             return options
@@ -204,6 +222,8 @@ class SetTable:
         "set-classic-3": "Set classic, 3 attributes",
         "set-declare-3": "Set declare, 3 attributes",
         "set-classic-5": "Set classic, 5 attributes",
+        "set-ultra": "UltraSet",
+        "set-chain": "Set-Chain",
     }
 
     def rating_mode(self, options: dict) -> str | None:
@@ -212,6 +232,10 @@ class SetTable:
         if "deck" in options or "board_size" in options:
             return None
         attributes = options.get("attributes", 4)
+        mode = options.get("mode", "normal")
+        if mode != "normal":
+            # A puzzle has its best time per day instead; the other modes with the usual deck.
+            return f"set-{mode}" if mode in ("ultra", "chain") and attributes == 4 else None
         return f"set-{options.get('rules', 'declare')}{'' if attributes == 4 else f'-{attributes}'}"
 
     # What `stats` counts, as a profile names it: counts are summed over games, lists of
@@ -222,6 +246,7 @@ class SetTable:
         "wrong_claims": "Wrong claims",
         "seconds_per_set": "Seconds per set",
         "solitaire_seconds": "Solitaire time (seconds)",
+        "puzzle_seconds": "Puzzle time (seconds)",
     }
 
     def stats(self, options: dict, state: dict, moves) -> dict[str, dict]:
@@ -235,7 +260,8 @@ class SetTable:
         - ``seconds_per_set``: for each set they found, the seconds since the table's previous
           set, or since its first move;
         - ``solitaire_seconds``: a solitaire game's time, from its first move to its last (one
-          player at a classic table of the standard deck, with no hint).
+          player at a classic table of the standard deck, with no hint);
+        - ``puzzle_seconds``: a puzzle played alone with no hint: from its deal to its last set.
         """
         typed = table_state(state)
         found: dict[str, list[float]] = {name: [] for name in typed.scores}
@@ -255,6 +281,12 @@ class SetTable:
             and not any(tally.hinted for tally in typed.tally.values())
             and start is not None
         )
+        puzzle = (
+            len(typed.scores) == 1
+            and options.get("mode") == "puzzle"
+            and typed.ended_ms is not None
+            and not any(tally.hinted for tally in typed.tally.values())
+        )
         stats = {}
         for name, score in typed.scores.items():
             tally = typed.tally.get(name)
@@ -264,6 +296,7 @@ class SetTable:
                 "wrong_claims": tally.wrong + tally.timeouts if tally else 0,
                 "seconds_per_set": found.get(name, []),
                 "solitaire_seconds": [(last - start) / 1000] if solitaire else [],
+                "puzzle_seconds": [(typed.ended_ms - typed.created_ms) / 1000] if puzzle else [],
             }
         return stats
 

@@ -201,6 +201,23 @@ CARD_TEXT = {
                 "description": "Classic tables: cards on the board (default 3 × attributes), at "
                 "most the whole deck (27, 81 or 243 cards for 3, 4 or 5 attributes).",
             },
+            "mode": {
+                "type": "string",
+                "enum": ["normal", "ultra", "chain", "puzzle"],
+                "default": "normal",
+                "description": "Classic tables (a mode implies the classic rules): `normal`, the "
+                "card game; `ultra` (UltraSet: claim four cards, two pairs with the same "
+                "completing card); `chain` (Set-Chain: after the first set, each set takes "
+                "exactly one card of the last set found, shown beside the board); `puzzle` (a "
+                "fixed board of 12 cards holding exactly 6 sets: find them all; 3 or 4 "
+                "attributes, no board_size, its deck is its 12 cards).",
+            },
+            "day": {
+                "type": "string",
+                "format": "date",
+                "description": "Puzzle tables: deal the daily puzzle of this day (YYYY-MM-DD), "
+                "the same board for everyone; not with deck.",
+            },
             "away_ms": {
                 "type": "integer",
                 "minimum": 1,
@@ -234,10 +251,10 @@ class SetGameCreateRequest(GameCreateCommon):
 
 
 @extend_schema_field(
-    {"type": "array", "items": CARD_TEXT, "minItems": 3, "maxItems": 3, "uniqueItems": True}
+    {"type": "array", "items": CARD_TEXT, "minItems": 3, "maxItems": 4, "uniqueItems": True}
 )
 class ClaimCardsField(serializers.ListField):
-    """Three different cards."""
+    """Three different cards (four at an ultra table)."""
 
 
 class SetSimpleAction(serializers.Serializer):
@@ -256,7 +273,10 @@ class PickAction(serializers.Serializer):
 
 class ClaimAction(serializers.Serializer):
     type = serializers.ChoiceField(choices=["claim"])
-    cards = ClaimCardsField(help_text="Set classic tables: three different cards on the board.")
+    cards = ClaimCardsField(
+        help_text="Set classic tables: three different cards on the board (ultra: four; chain: "
+        "one of them from the chain, once there is one; the view's claim_size says how many)."
+    )
 
 
 CREATE_REQUESTS["set"] = SetGameCreateRequest

@@ -220,8 +220,8 @@ class LeaderboardView(APIView):
         summary="The leaderboard of a rated mode",
         description=(
             "The top 100 accounts of a rated mode (`set-classic`, `set-declare`, "
-            "`set-classic-3`, `set-declare-3`, `set-classic-5`, `square`), best first; an account "
-            "appears once it has played 5 rated games in the mode. An unknown mode is a 404 "
+            "`set-classic-3`, `set-declare-3`, `set-classic-5`, `set-ultra`, `set-chain`, "
+            "`square`), best first; an account appears once it has played 5 rated games in the mode. An unknown mode is a 404 "
             "naming the rated modes."
         ),
         responses={200: s.LeaderboardOut, **NOT_FOUND_RESPONSES},

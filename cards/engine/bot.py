@@ -8,14 +8,17 @@ as it is when its turn to think comes, so it can be beaten by a faster person.
 from __future__ import annotations
 
 from cards.engine.table.codes import set_at, texts_of
-from cards.engine.table.state import ClassicState, DeclareState, TableState
+from cards.engine.table.modes import find_claim
+from cards.engine.table.state import ClassicState, DeclareState, ModeState, TableState
 
 
 def set_table_actions(state: TableState, player: str) -> list[dict] | None:
     """Return the actions that take one set for ``player`` now, or None when there is nothing to do.
 
     Declare tables: declare, then pick the three cards (only when nobody else is declaring).
-    Classic tables: claim the three cards at once (unless locked out).
+    Classic tables: claim the three cards at once (unless locked out); in another mode, the
+    claim that mode asks for (four cards of an ultra, a set through the chain, a puzzle's set
+    not found yet).
     """
     if state.over:
         return None
@@ -36,6 +39,13 @@ def set_table_actions(state: TableState, player: str) -> list[dict] | None:
     assert isinstance(state, ClassicState)
     if player in state.locked or player not in state.scores:
         return None
+    if isinstance(state, ModeState):
+        cards = find_claim(
+            state.mode, state.board, state.attributes, chain=state.chain, found=state.found
+        )
+        if cards is None:
+            return None
+        return [{"type": "claim", "cards": texts_of(cards, state.attributes)}]
     found = set_at(state.board, state.attributes)
     if found is None:
         return None

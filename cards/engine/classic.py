@@ -34,12 +34,26 @@ Choices where the seeds are silent (this module's rules):
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from cards.engine.errors import SetError
 from cards.engine.table.base import AWAY_MS, MAX_CLOCK_MS, TableError
 from cards.engine.table.codes import code_of, count_sets, described, is_set, set_at, texts_of
+from cards.engine.table.modes import (
+    PUZZLE_BOARD,
+    PUZZLE_SETS,
+    Mode,
+    claim_size,
+    count_claims,
+    daily_seed,
+    find_claim,
+    is_ultra,
+    puzzle_board,
+)
 from cards.engine.table.shared import (
+    Claims,
     Result,
     TableRules,
     active_hint,
@@ -58,7 +72,7 @@ from cards.engine.table.shared import (
     touch_state,
     was_hinted,
 )
-from cards.engine.table.state import ClassicState, with_entry
+from cards.engine.table.state import ClassicState, ModeState, with_entry
 
 __all__ = ["ClassicRules", "JUST_TAKEN"]
 
@@ -71,24 +85,116 @@ def _positions(state: ClassicState) -> range:
     return range(len(state.board))
 
 
+#: Finds one claim possible on a board, or None.
+Finder = Callable[[Sequence[int]], "tuple[int, ...] | None"]
+
+
 def _dealt_while_no_set(
-    board: tuple[int, ...], deck: tuple[int, ...], attributes: int
+    board: tuple[int, ...], deck: tuple[int, ...], attributes: int, find: Finder | None = None
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Return the board and deck after dealing 3 more cards while the board holds no set and
-    the deck has cards."""
-    while deck and set_at(board, attributes) is None:
+    """Return the board and deck after dealing 3 more cards while the board holds no set (no
+    claim, with ``find``) and the deck has cards."""
+    while deck and (set_at(board, attributes) if find is None else find(board)) is None:
         board, deck = board + deck[:3], deck[3:]
     return board, deck
 
 
 def _ending(
-    board: tuple[int, ...], deck: tuple[int, ...], attributes: int, at_ms: int
+    board: tuple[int, ...],
+    deck: tuple[int, ...],
+    attributes: int,
+    at_ms: int,
+    find: Finder | None = None,
 ) -> dict[str, Any]:
     """Run the end test on a board and deck about to be the table's: return what else changes
     when the game ends there (over at ``at_ms``, nobody locked out), or nothing."""
-    if deck or set_at(board, attributes) is not None:
+    if deck or (set_at(board, attributes) if find is None else find(board)) is not None:
         return {}
     return {"over": True, "ended_ms": at_ms, "locked": ()}
+
+
+def _finder(
+    mode: Mode, attributes: int, chain: Sequence[int] = (), found: Sequence[tuple] = ()
+) -> Finder:
+    """Return how a table in ``mode`` finds a claim on a board (its chain and found sets as
+    given)."""
+    return lambda board: find_claim(mode, board, attributes, chain=chain, found=found)
+
+
+def _claims(state: ModeState) -> Claims:
+    """Say what a claim is at ``state``'s table, for hints."""
+    board, chain = state.board, state.chain
+    if state.mode == Mode.CHAIN and chain:
+
+        def is_open(cards: tuple[int, ...]) -> bool:
+            return cards[-1] in chain and all(card in board for card in cards[:-1])
+
+    elif state.mode == Mode.PUZZLE:
+
+        def is_open(cards: tuple[int, ...]) -> bool:
+            return tuple(sorted(cards)) not in state.found
+
+    else:
+
+        def is_open(cards: tuple[int, ...]) -> bool:
+            return all(card in board for card in cards)
+
+    ultra = state.mode == Mode.ULTRA
+    return Claims(
+        find=lambda: _finder(state.mode, state.attributes, chain, state.found)(board),
+        is_open=is_open,
+        noun="an ultra" if ultra else "a set",
+        nothing=(
+            "There is no ultra on the board."
+            if ultra
+            else "Every set on the board has been found."
+            if state.mode == Mode.PUZZLE
+            else "There is no set on the board."
+        ),
+    )
+
+
+def _mode(options: dict) -> Mode:
+    """Return the table's mode option (normal when absent), refusing an unknown one."""
+    value = options.get("mode", Mode.NORMAL)
+    if not isinstance(value, str) or value not in Mode.__members__.values():
+        names = ", ".join(mode.value for mode in Mode)
+        message = f"The mode option must be one of {names}; got {value!r:.60}."
+        raise TableError(message, "bad_option")
+    return Mode(value)
+
+
+def _puzzle_options(options: dict, attributes: int) -> dict[str, Any]:
+    """Return a puzzle's own options checked: its ``day`` (an ISO date) or its ``deck`` (12
+    cards holding exactly 6 sets), not both, and no ``board_size`` (a puzzle's board is 12)."""
+    if "board_size" in options:
+        raise TableError(
+            f"A puzzle's board is always {PUZZLE_BOARD} cards: leave out board_size.", "bad_option"
+        )
+    if "day" in options and "deck" in options:
+        raise TableError("A puzzle is dealt from its day or its deck, not both.", "bad_option")
+    if "day" in options:
+        day = options["day"]
+        try:
+            parsed = datetime.date.fromisoformat(day) if isinstance(day, str) else None
+        except ValueError:
+            parsed = None
+        if parsed is None or len(day) != 10:
+            raise TableError(
+                f"The day option is a date like 2026-11-25; got {day!r:.60}.", "bad_option"
+            )
+        return {"day": parsed.isoformat()}
+    if "deck" not in options:
+        return {}
+    deck = clean_deck(options["deck"], attributes, PUZZLE_BOARD)
+    codes = [code_of(card, attributes) for card in deck]
+    if len(codes) != PUZZLE_BOARD or count_sets(codes, attributes) != PUZZLE_SETS:
+        raise TableError(
+            f"A puzzle's deck is its board: {PUZZLE_BOARD} cards holding exactly {PUZZLE_SETS} "
+            f"sets; this one has {len(codes)} cards and {count_sets(codes, attributes)} sets.",
+            "bad_option",
+        )
+    return {"deck": deck}
 
 
 class ClassicRules(TableRules):
@@ -120,18 +226,40 @@ class ClassicRules(TableRules):
         """
         options = ClassicRules.clean_options(options)
         attributes = options.get("attributes", 4)
+        mode = Mode(options.get("mode", Mode.NORMAL))
+        away_ms = options.get("away_ms", AWAY_MS)
+        if mode == Mode.PUZZLE:
+            if "deck" in options:
+                board = tuple(deal_deck(options, attributes, seed, PUZZLE_BOARD))
+            else:
+                day = options.get("day")
+                day_seed = daily_seed(datetime.date.fromisoformat(day)) if day else seed
+                board = puzzle_board(day_seed, attributes)
+            return ModeState(
+                attributes=attributes,
+                board_size=PUZZLE_BOARD,
+                away_ms=away_ms,
+                created_ms=now_ms,
+                board=board,
+                deck=(),
+                mode=mode,
+            )
         board_size = options.get("board_size", 3 * attributes)
         deck = deal_deck(options, attributes, seed, board_size)
-        state = ClassicState(
-            attributes=attributes,
-            board_size=board_size,
-            away_ms=options.get("away_ms", AWAY_MS),
-            created_ms=now_ms,
-            board=tuple(deck[:board_size]),
-            deck=tuple(deck[board_size:]),
+        fields = {
+            "attributes": attributes,
+            "board_size": board_size,
+            "away_ms": away_ms,
+            "created_ms": now_ms,
+            "board": tuple(deck[:board_size]),
+            "deck": tuple(deck[board_size:]),
+        }
+        state = ClassicState(**fields) if mode == Mode.NORMAL else ModeState(**fields, mode=mode)
+        find = None if mode == Mode.NORMAL else _finder(mode, attributes)
+        board, deck = _dealt_while_no_set(state.board, state.deck, attributes, find)
+        return state.evolve(
+            board=board, deck=deck, **_ending(board, deck, attributes, now_ms, find)
         )
-        board, deck = _dealt_while_no_set(state.board, state.deck, attributes)
-        return state.evolve(board=board, deck=deck, **_ending(board, deck, attributes, now_ms))
 
     @staticmethod
     def clean_options(options: object) -> dict:
@@ -146,23 +274,36 @@ class ClassicRules(TableRules):
         >>> ClassicRules.clean_options({"attributes": 5, "board_size": 18})
         {'attributes': 5, 'board_size': 18}
         """
-        options = check_options(options, ("attributes", "deck", "board_size", "away_ms"))
-        attributes = option_int(options, "attributes", 4, (3, 4, 5))
-        whole_deck = 3**attributes
-        board_size = option_int(options, "board_size", 3 * attributes, maximum=whole_deck)
-        if board_size % 3:
-            raise TableError(
-                f"The board_size option must be a multiple of 3; got {board_size}.", "bad_option"
-            )
+        options = check_options(
+            options, ("attributes", "deck", "board_size", "away_ms", "mode", "day")
+        )
+        mode = _mode(options)
+        attributes = option_int(
+            options, "attributes", 4, (3, 4) if mode == Mode.PUZZLE else (3, 4, 5)
+        )
         cleaned: dict[str, Any] = {}
         if "attributes" in options:
             cleaned["attributes"] = attributes
-        if "board_size" in options:
-            cleaned["board_size"] = board_size
-        if "deck" in options:
-            cleaned["deck"] = clean_deck(options["deck"], attributes, board_size)
+        if mode == Mode.PUZZLE:
+            cleaned.update(_puzzle_options(options, attributes))
+        else:
+            if "day" in options:
+                raise TableError("The day option is for the puzzle mode only.", "bad_option")
+            whole_deck = 3**attributes
+            board_size = option_int(options, "board_size", 3 * attributes, maximum=whole_deck)
+            if board_size % 3:
+                raise TableError(
+                    f"The board_size option must be a multiple of 3; got {board_size}.",
+                    "bad_option",
+                )
+            if "board_size" in options:
+                cleaned["board_size"] = board_size
+            if "deck" in options:
+                cleaned["deck"] = clean_deck(options["deck"], attributes, board_size)
         if "away_ms" in options:
             cleaned["away_ms"] = option_int(options, "away_ms", AWAY_MS, maximum=MAX_CLOCK_MS)
+        if mode != Mode.NORMAL:
+            cleaned["mode"] = mode.value
         return cleaned
 
     @staticmethod
@@ -189,19 +330,23 @@ class ClassicRules(TableRules):
             outcome["over"] = False
             return Result(touch_state(state, player, now_ms), outcome, False)
         if kind == "count":
-            outcome.update(count=count_sets(state.board, state.attributes), over=False)
+            outcome.update(count=_count(state), over=False)
             return Result(touch_state(state, player, now_ms), outcome, False)
 
         cards = _check_claim(state, action) if kind == "claim" else ()
         new = seat(state, player, now_ms)
         if kind == "hint":
-            new, shown = record_hint(new, player, new.board, _positions(new))
+            claims = _claims(new) if isinstance(new, ModeState) else None
+            new, shown = record_hint(new, player, new.board, _positions(new), claim=claims)
             outcome.update(shown, over=False)
             return Result(new, outcome, False)
         if player in new.locked:
             raise TableError("You are locked out until another player finds a set.", "locked_out")
         _check_on_board(new, cards)
-        new = _claim(new, player, cards, now_ms, outcome)
+        if isinstance(new, ModeState):
+            new = _claim_in_mode(new, player, cards, now_ms, outcome)
+        else:
+            new = _claim(new, player, cards, now_ms, outcome)
         outcome["over"] = new.over
         return Result(new, outcome, True)
 
@@ -233,7 +378,7 @@ class ClassicRules(TableRules):
             for i, card in enumerate(state.board)
         ]
         present = [p for p in state.players if is_present(state, p, now_ms)]
-        return {
+        view = {
             "rules": ClassicRules.name,
             "attributes": state.attributes,
             "rows": 3,
@@ -249,18 +394,28 @@ class ClassicRules(TableRules):
             "present": sorted(present),
             "away": sorted(set(state.players) - set(present)),
             "deck_left": len(state.deck),
-            "hint": active_hint(state, player, state.board, _positions(state)),
+            "hint": active_hint(
+                state,
+                player,
+                state.board,
+                _positions(state),
+                _claims(state) if isinstance(state, ModeState) else None,
+            ),
             "over": state.over,
             "result": final_result(state) if state.over else None,
             "next_deadline": None,
         }
+        if isinstance(state, ModeState):
+            view.update(_mode_view(state, cards))
+        return view
 
 
 def _check_claim(state: ClassicState, action: dict) -> tuple[int, ...]:
     """Return the claim's three cards, refusing a malformed claim."""
     cards = action.get("cards")
-    if not isinstance(cards, list | tuple) or len(cards) != 3:
-        raise TableError("A claim names exactly three cards.", "bad_claim")
+    size = claim_size(state.mode) if isinstance(state, ModeState) else 3
+    if not isinstance(cards, list | tuple) or len(cards) != size:
+        raise TableError(f"A claim names exactly {_NUMBERS[size]} cards.", "bad_claim")
     codes = []
     for value in cards:
         if not isinstance(value, str):
@@ -269,14 +424,15 @@ def _check_claim(state: ClassicState, action: dict) -> tuple[int, ...]:
             codes.append(code_of(value, state.attributes))
         except (SetError, ValueError) as error:
             raise TableError(f"A claimed card is not valid: {error}", "bad_claim") from None
-    if len(set(codes)) != 3:
-        raise TableError("A claim names three different cards.", "bad_claim")
+    if len(set(codes)) != size:
+        raise TableError(f"A claim names {_NUMBERS[size]} different cards.", "bad_claim")
     return tuple(codes)
 
 
 def _check_on_board(state: ClassicState, cards: tuple[int, ...]) -> None:
     """Refuse a claim for cards not on the board: taken by a set a moment ago, or never dealt."""
-    missing = [card for card in cards if card not in state.board]
+    chain = state.chain if isinstance(state, ModeState) else ()
+    missing = [card for card in cards if card not in state.board and card not in chain]
     if not missing:
         return
     if all(card in state.taken for card in missing):
@@ -327,6 +483,113 @@ def _claim(
         "deck": deck,
     }
     changes.update(_ending(board, deck, state.attributes, now_ms))
+    outcome.update(claim="set", points=1, hinted=hinted, dealt=len(board) - before_deal)
+    outcome["score"] = score
+    return state.evolve(**changes)
+
+
+_NUMBERS = {3: "three", 4: "four"}
+
+
+def _count(state: ClassicState) -> int:
+    """Return how many claims the board holds now (the "How many?" help)."""
+    if isinstance(state, ModeState):
+        return count_claims(
+            state.mode, state.board, state.attributes, chain=state.chain, found=state.found
+        )
+    return count_sets(state.board, state.attributes)
+
+
+def _mode_view(state: ModeState, cards: tuple[dict[str, Any], ...]) -> dict[str, Any]:
+    """Return what a view shows of a table in another mode: the mode, how many cards a claim
+    names, a chain table's chain and a puzzle's sets found and to find."""
+    view: dict[str, Any] = {"mode": state.mode.value, "claim_size": claim_size(state.mode)}
+    if state.mode == Mode.CHAIN:
+        view["chain"] = [{**cards[card], "position": None} for card in state.chain]
+    if state.mode == Mode.PUZZLE:
+        view["found"] = [[cards[card]["card"] for card in found] for found in state.found]
+        view["sets_total"] = count_sets(state.board, state.attributes)
+        view["started_ms"] = state.created_ms
+        view["elapsed_ms"] = None if state.ended_ms is None else state.ended_ms - state.created_ms
+    return view
+
+
+def _claim_in_mode(
+    state: ModeState, player: str, cards: tuple[int, ...], now_ms: int, outcome: dict
+) -> ModeState:
+    """Judge a claim at a table played in another mode (`cards.engine.table.modes`)."""
+    mode, attributes = state.mode, state.attributes
+    outcome.update(
+        cards=texts_of(cards, attributes),
+        positions=[state.board.index(card) if card in state.board else None for card in cards],
+    )
+    links = [card for card in cards if card in state.chain]
+    if mode == Mode.CHAIN and state.chain and len(links) != 1:
+        raise TableError(
+            "A set must take exactly one card of the chain (the last set found) and two from "
+            "the board.",
+            "not_chained",
+        )
+    good = is_ultra(cards, attributes) if mode == Mode.ULTRA else is_set(cards, attributes)
+    if good and mode == Mode.PUZZLE and tuple(sorted(cards)) in state.found:
+        raise TableError("That set has been found already.", "already_found")
+    if not good:
+        locked = (*state.locked, player)
+        released = set(locked) >= set(state.players)
+        outcome.update(
+            claim="not_set", points=0, hinted=False, locked_out=not released, released=released
+        )
+        outcome["score"] = state.scores[player]
+        return state.evolve(
+            tally=tallied(state.tally, player, wrong=1), locked=() if released else locked
+        )
+    hinted = was_hinted(state, player, cards)
+    changes: dict[str, Any] = {}
+    board, deck = state.board, state.deck
+    if mode == Mode.PUZZLE:
+        changes["found"] = (*state.found, tuple(sorted(cards)))
+        outcome["board"] = "kept"
+        gone: tuple[int, ...] = ()
+    else:
+        from_board = [card for card in cards if card in board]
+        positions = sorted(board.index(card) for card in from_board)
+        if len(board) <= state.board_size and deck:
+            replaced = list(board)
+            dealt = deck[: len(positions)]
+            for position, card in zip(positions, dealt, strict=False):
+                replaced[position] = card
+            left = set(positions[len(dealt) :])
+            board = tuple(card for i, card in enumerate(replaced) if i not in left)
+            deck = deck[len(dealt) :]
+            outcome["board"] = "replaced"
+        else:
+            gone_at = set(positions)
+            board = tuple(card for i, card in enumerate(board) if i not in gone_at)
+            outcome["board"] = "removed"
+        if mode == Mode.CHAIN:
+            # The claim becomes the chain; the chain cards it did not take leave the table.
+            gone = tuple(card for card in state.chain if card not in cards)
+            changes["chain"] = tuple(cards)
+        else:
+            gone = tuple(cards)
+    chain = changes.get("chain", state.chain)
+    found = changes.get("found", state.found)
+    find = _finder(mode, attributes, chain, found)
+    before_deal = len(board)
+    board, deck = _dealt_while_no_set(board, deck, attributes, find)
+    hints, hinted_cards = forgotten(state, gone if mode != Mode.CHAIN else (*gone, *cards))
+    score = state.scores[player] + 1
+    changes.update(
+        scores=with_entry(state.scores, player, score),
+        tally=tallied(state.tally, player, sets=1, hinted=hinted),
+        taken=state.taken + gone,
+        locked=(),
+        hints=hints,
+        hinted_cards=hinted_cards,
+        board=board,
+        deck=deck,
+    )
+    changes.update(_ending(board, deck, attributes, now_ms, find))
     outcome.update(claim="set", points=1, hinted=hinted, dealt=len(board) - before_deal)
     outcome["score"] = score
     return state.evolve(**changes)

@@ -116,6 +116,7 @@ def test_an_account_that_played_nothing_has_every_field_at_zero(client):
             "wrong_claims": 0,
             "seconds_per_set": {"count": 0, "mean": None, "best": None},
             "solitaire_seconds": {"count": 0, "mean": None, "best": None},
+            "puzzle_seconds": {"count": 0, "mean": None, "best": None},
         },
     }
 

@@ -174,6 +174,8 @@ def test_the_modes_are_the_kinds_rated_modes_and_not_set_war():
         "set-classic-3",
         "set-declare-3",
         "set-classic-5",
+        "set-ultra",
+        "set-chain",
         "square",
     ]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -27,6 +27,7 @@ from cards.engine.table.state import (
 )
 
 __all__ = [
+    "Claims",
     "Result",
     "TableRules",
     "active_hint",
@@ -302,26 +303,35 @@ def final_result(state: TableState) -> dict:
 
 
 def record_hint(
-    state: S, player: str, cards: Sequence[int], positions: Sequence[Any]
+    state: S,
+    player: str,
+    cards: Sequence[int],
+    positions: Sequence[Any],
+    *,
+    claim: Claims | None = None,
 ) -> tuple[S, dict]:
     """Show ``player`` one card of a set among ``cards``; return the new state and the outcome.
 
     ``positions[i]`` is how the view addresses ``cards[i]``. A still-valid earlier hint is shown
-    again, so asking twice does not reveal a second set.
+    again, so asking twice does not reveal a second set. ``claim`` says what a claim is at a
+    table played in another mode (`Claims`); by default it is a set among ``cards``.
     """
     attributes = state.attributes
     active = state.hints.get(player)
-    if active is not None and all(card in cards for card in active.set):
+    if active is not None and _still_open(active, cards, claim):
         card = active.card
     else:
-        found = set_at(cards, attributes)
-        if found is None:
+        if claim is None:
+            found = set_at(cards, attributes)
+            found_set = None if found is None else tuple(cards[i] for i in found)
+        else:
+            found_set = claim.find()
+        if found_set is None:
             new = state.evolve(hints=without_entry(state.hints, player))
             return (state if new.hints is state.hints else new), {
                 "hint": None,
-                "message": "There is no set on the board.",
+                "message": claim.nothing if claim else "There is no set on the board.",
             }
-        found_set = tuple(cards[i] for i in found)
         card = found_set[0]
         shown = state.hinted_cards.get(player, ())
         state = state.evolve(
@@ -335,23 +345,45 @@ def record_hint(
     text = text_of(card, attributes)
     return state, {
         "hint": {"card": text, "position": positions[cards.index(card)]},
-        "message": f"One card of a set on the board: {text}.",
+        "message": f"One card of {claim.noun if claim else 'a set'} on the board: {text}.",
     }
 
 
 def active_hint(
-    state: TableState, player: str | None, cards: Sequence[int], positions: Sequence[Any]
+    state: TableState,
+    player: str | None,
+    cards: Sequence[int],
+    positions: Sequence[Any],
+    claim: Claims | None = None,
 ) -> dict | None:
     """Return the viewer's hint while its whole set is still on the board, else None."""
     if player is None:
         return None
     hint = state.hints.get(player)
-    if hint is None or not all(card in cards for card in hint.set):
+    if hint is None or not _still_open(hint, cards, claim):
         return None
     return {
         "card": text_of(hint.card, state.attributes),
         "position": positions[cards.index(hint.card)],
     }
+
+
+@dataclass(frozen=True)
+class Claims:
+    """Say what a claim is at a table played in another mode: ``find`` returns one claim
+    possible now (its board cards first) or None, ``is_open`` whether an earlier one still is,
+    ``noun`` names a claim ("a set", "an ultra") and ``nothing`` says there is none."""
+
+    find: Callable[[], tuple[int, ...] | None]
+    is_open: Callable[[tuple[int, ...]], bool]
+    noun: str = "a set"
+    nothing: str = "There is no set on the board."
+
+
+def _still_open(hint: Hint, cards: Sequence[int], claim: Claims | None) -> bool:
+    if claim is not None:
+        return claim.is_open(hint.set)
+    return all(card in cards for card in hint.set)
 
 
 def forgotten(

@@ -38,11 +38,13 @@ from typing import Any, ClassVar, TypeVar
 
 from cards.engine.table.base import TableError
 from cards.engine.table.codes import codes_of, stored_codes, texts
+from cards.engine.table.modes import Mode
 
 __all__ = [
     "ClassicState",
     "DeclareState",
     "Declaring",
+    "ModeState",
     "Hint",
     "Position",
     "RuleSet",
@@ -300,6 +302,8 @@ class TableState:
         """
         rules = data.get("rules", RuleSet.DECLARE) if isinstance(data, Mapping) else None
         kind = _KINDS.get(rules) if isinstance(rules, str) else None
+        if kind is ClassicState and "mode" in data:
+            kind = ModeState
         if kind is None:
             raise TableError(f"Not a Set table state: rules {rules!r}.", "bad_state")
         try:
@@ -584,9 +588,54 @@ class ClassicState(TableState):
         )
 
 
+@dataclass(frozen=True, kw_only=True)
+class ModeState(ClassicState):
+    """Hold a classic table played in another mode (`cards.engine.table.modes`): UltraSet,
+    Set-Chain or the puzzle.
+
+    ``mode`` names it; ``chain`` is a chain table's last set, off the board (empty before the
+    first set); ``found`` the sets a puzzle has had found, each sorted, in the order found. Its
+    JSON form is the classic one with ``mode``, ``chain`` and ``found`` after it, so a table of
+    the card game itself is stored as it always was.
+    """
+
+    _json_keys: ClassVar[list[str]] = [*ClassicState._json_keys, "mode", "chain", "found"]
+
+    mode: Mode
+    chain: tuple[int, ...] = ()
+    found: tuple[tuple[int, ...], ...] = ()
+
+    def _drawn(self, text: Callable[[int], str]) -> dict[str, Any]:
+        return {
+            **super()._drawn(text),
+            "mode": self.mode.value,
+            "chain": list(map(text, self.chain)),
+            "found": [list(map(text, cards)) for cards in self.found],
+        }
+
+    def _redraw(self, data: dict[str, Any], before: ModeState, text: Callable[[int], str]) -> None:
+        super()._redraw(data, before, text)
+        if self.chain is not before.chain:
+            data["chain"] = list(map(text, self.chain))
+        if self.found is not before.found:
+            data["found"] = [list(map(text, cards)) for cards in self.found]
+
+    @classmethod
+    def _read(cls, data: Mapping[str, Any], codes: _Codes) -> ModeState:
+        return cls(
+            **TableState._common(data, codes),
+            board_size=data["board_size"],
+            board=codes(data["board"]),
+            locked=tuple(data["locked"]),
+            mode=Mode(data["mode"]),
+            chain=codes(data["chain"]),
+            found=tuple(map(codes, data["found"])),
+        )
+
+
 _FIELDS = {
     cls: frozenset(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
-    for cls in (DeclareState, ClassicState)
+    for cls in (DeclareState, ClassicState, ModeState)
 }
 _new = object.__new__
 _set = object.__setattr__
