@@ -241,6 +241,7 @@ def test_shuffles_are_fair():
         "cards.engine.table",
         "cards.engine.table.codes",
         "cards.engine.table.declare",
+        "cards.engine.table.modes",
         "cards.engine.table.shared",
         "cards.engine.table.state",
         "cards.engine.classic",
