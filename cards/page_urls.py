@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from cards import pages, stats
+from cards import pages, puzzle, stats
 from cards.setwar import pages as setwar_pages
 
 urlpatterns = [
@@ -12,6 +12,7 @@ urlpatterns = [
     path("play/<int:game_id>/", pages.table_page, name="table"),
     path("solitaire/", pages.solitaire, name="solitaire"),
     path("solitaire/<int:game_id>/", pages.solitaire_game, name="solitaire-game"),
+    path("puzzle/", puzzle.puzzle, name="puzzle"),
     path("setwar/", setwar_pages.setwar_page, name="setwar"),
     path("setwar/<int:game_id>/", setwar_pages.setwar_page, name="setwar-game"),
     path("stats/", stats.stats_page, name="stats"),

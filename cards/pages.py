@@ -44,6 +44,13 @@ RULE_SETS = {
     "declare": ("Declare", (3, 4)),
     "classic": ("Classic", (3, 4, 5)),
 }
+#: The ways to play a classic table (the rules' ``mode`` option), as the form names them.
+MODES = {
+    "normal": "The card game",
+    "ultra": "UltraSet",
+    "chain": "Set-Chain",
+    "puzzle": "Puzzle",
+}
 SPEEDS = ("slow", "medium", "fast")
 MAX_COMPUTERS = 3
 # How many cards a game deals in all; a quick game ends after a few sets.
@@ -64,10 +71,16 @@ def _table_form(data) -> dict:
     )
     speed = _choice(data, "speed", SPEEDS, "computer speed", "medium")
     length = _choice(data, "length", tuple(LENGTHS), "game length", "full")
+    mode = _choice(data, "mode", tuple(MODES), "way to play", "normal")
     options = {"rules": rules, "attributes": attributes}
+    if mode != "normal":
+        if rules != "classic":
+            raise FormError(f"{MODES[mode]} is played with the classic rules: choose Classic.")
+        options["mode"] = mode
     seed = random.SystemRandom().randrange(2**62)
     size = LENGTHS[length][1]
-    if size is not None and size < 3**attributes:
+    # A puzzle deals its own 12 cards: the length is the deck's, which it has none of.
+    if size is not None and size < 3**attributes and mode != "puzzle":
         options["deck"] = [card.protocol for card in new_deck(attributes, rng=seed)[:size]]
     return {
         "options": options,
@@ -109,6 +122,7 @@ def _lobby_context(request, **extra) -> dict:
         "rule_sets": [(key, label, counts) for key, (label, counts) in RULE_SETS.items()],
         "speeds": SPEEDS,
         "lengths": [(key, label) for key, (label, _size) in LENGTHS.items()],
+        "modes": list(MODES.items()),
         "computer_counts": range(MAX_COMPUTERS + 1),
         "form": {
             "rules": "classic",
@@ -117,6 +131,7 @@ def _lobby_context(request, **extra) -> dict:
             "computers": "0",
             "speed": "medium",
             "length": "full",
+            "mode": "normal",
         },
         "errors": {},
     }
@@ -207,9 +222,12 @@ def _table_context(request, game: Game, *, solitaire: bool = False) -> dict:
         deck=deck_table(view.get("attributes", 4)),
         keys=BOARD_KEYS,
     )
+    daily = view.get("mode") == "puzzle" and "day" in game.options
+    context["config"]["puzzle_day"] = game.options.get("day") if daily else None
     return {
         **context,
         "solitaire": solitaire,
+        "daily": daily,
         "description": _describe(game),
         "key_layouts": [(key, name) for key, (name, _rows) in KEY_LAYOUTS.items()],
         "key_rows": [" ".join(row) for row in KEY_LAYOUTS["qwerty"][1]],

@@ -190,7 +190,7 @@ class SetTable:
         mode = options.get("mode")
         parts = [_MODE_NAMES.get(mode) or str(options.get("rules", "declare")).capitalize()]
         if isinstance(options.get("day"), str):
-            parts.append(f"daily puzzle of {options['day']}")
+            parts = [f"Daily puzzle of {options['day']}"]
         if options.get("attributes") in (3, 4, 5):
             parts.append(f"{options['attributes']} attributes")
         if isinstance(options.get("deck"), list) and options["deck"] and mode != "puzzle":

@@ -511,6 +511,7 @@ def _mode_view(state: ModeState, cards: tuple[dict[str, Any], ...]) -> dict[str,
         view["sets_total"] = count_sets(state.board, state.attributes)
         view["started_ms"] = state.created_ms
         view["elapsed_ms"] = None if state.ended_ms is None else state.ended_ms - state.created_ms
+        view["wrong"] = {name: tally.wrong for name, tally in state.tally.items()}
     return view
 
 

@@ -64,6 +64,7 @@ def site(browser, server):
 OUR_PAGES = [
     "/",
     "/solitaire/",
+    "/puzzle/",
     "/setwar/",
     "/square/",
     "/play/{set}/",

@@ -9,7 +9,8 @@
  *       taken: [cells]          (just taken: drawn once more where they were, fading out over
  *                                the card dealt in their place; the other cards never move),
  *       interactive: bool (buttons, else
- *       plain figures; keys are drawn on interactive cards only), disabled: bool
+ *       plain figures; keys are drawn on interactive cards only), disabled: bool,
+ *       flat: bool (never turned on a narrow screen: a row of a few cards, as a chain)
  *
  * The declare view has `board` as 3 rows of cells; the classic view a flat list drawn at row
  * i % 3, column i // 3. On a narrow screen the board is turned a quarter: three columns of
@@ -91,7 +92,7 @@ function cardSvg(card, label, landscape) {
 
 /** Draw `view`'s board into `element` and return its cells. */
 export function render(element, view, opts = {}) {
-  const narrow = isNarrow();
+  const narrow = !opts.flat && isNarrow();
   const list = cells(view, opts.keyboard || {}, {narrow});
   const cols = list.reduce((most, cell) => Math.max(most, cell.col + 1), 0);
   const selected = opts.selected || [];

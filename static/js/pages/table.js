@@ -23,6 +23,10 @@ let view = JSON.parse(document.getElementById("table-view").textContent);
 useCsrfToken(cfg.csrf);
 const card = deck(cfg.deck);
 const classic = view.rules === "classic";
+// A classic table's way to play (the server's mode): how many cards a claim names, what it is.
+const mode = view.mode || "normal";
+const claimSize = view.claim_size || 3;
+const noun = mode === "ultra" ? ["ultra", "ultras"] : ["set", "sets"];
 // The server's clock minus ours: deadlines are the server's milliseconds.
 const clockSkew = cfg.server_now - Date.now();
 let selection = [];
@@ -68,6 +72,11 @@ const el = {
   clock: $("clock"),
   setsFound: $("sets-found"),
   soloDeck: $("deck-left"),
+  chain: $("chain"),
+  foundSets: $("found-sets"),
+  foundCount: $("found-count"),
+  resultLine: $("result-line"),
+  copyResult: $("copy-result-btn"),
 };
 
 const serverNow = () => Date.now() + clockSkew;
@@ -121,7 +130,7 @@ function chooseClassic(text) {
   const at = selection.indexOf(text);
   if (at >= 0) selection.splice(at, 1);
   else selection.push(text);
-  if (selection.length === 3) {
+  if (selection.length === claimSize) {
     const claim = (pending = selection.slice());
     selection = [];
     act({type: "claim", cards: claim});
@@ -164,19 +173,21 @@ function onResult(message) {
     case "claim":
       pending = null;
       if (o.claim === "set") {
+        const word = mode === "ultra" ? "Ultra!" : "Set!";
         say(
-          `Set! ${cfg.solitaire ? "" : `You have ${plural(o.score, "set", "sets")}.`}` +
+          `${word} ${cfg.solitaire ? "" : `You have ${plural(o.score, noun[0], noun[1])}.`}` +
             (o.hinted ? " (hinted)" : ""),
           "good",
         );
       } else if (o.claim === "not_set") {
         play(soundFor({outcome: o}));
+        const wrong = `Not ${mode === "ultra" ? "an ultra" : "a set"}.`;
         if (o.locked_out) {
-          say("Not a set. You are locked out until another player finds a set.", "bad");
+          say(`${wrong} You are locked out until another player scores.`, "bad");
         } else if (o.released && !cfg.solitaire && (view.players || []).length > 1) {
-          say("Not a set. Everyone was locked out, so everyone may play again.", "bad");
+          say(`${wrong} Everyone was locked out, so everyone may play again.`, "bad");
         } else {
-          say("Not a set.", "bad");
+          say(wrong, "bad");
         }
       }
       break;
@@ -213,14 +224,16 @@ function onResult(message) {
       }
       break;
     case "hint":
-      if (o.hint) say("One card of a set is highlighted.", "info");
+      if (o.hint) say(`One card of ${mode === "ultra" ? "an ultra" : "a set"} is highlighted.`, "info");
       else say(o.message || "There is no set on the board.", "info");
       break;
-    case "count":
-      if (o.count === 0) say("There is no set on the board.", "info");
-      else if (o.count === 1) say("There is 1 set on the board.", "info");
-      else say(`There are ${o.count} sets on the board.`, "info");
+    case "count": {
+      const where = mode === "puzzle" ? "still to find" : "on the board";
+      if (o.count === 0) say(`There is no ${noun[0]} ${where}.`, "info");
+      else if (o.count === 1) say(`There is 1 ${noun[0]} ${where}.`, "info");
+      else say(`There are ${o.count} ${noun[1]} ${where}.`, "info");
       break;
+    }
     default:
       break;
   }
@@ -267,8 +280,8 @@ function onState(message) {
   if (state === "my" && lastDeclare !== "my") judged = false;
   lastDeclare = state;
   if (classic) {
-    const onBoard = new Set((view.board || []).map((cell) => cell.card));
-    selection = selection.filter((text) => onBoard.has(text));
+    const onTable = new Set([...(view.board || []), ...(view.chain || [])].map((c) => c.card));
+    selection = selection.filter((text) => onTable.has(text));
   }
   const players = (view.players || []).join(",");
   if (players !== knownPlayers) {
@@ -325,6 +338,7 @@ function redraw() {
   });
   fresh = []; // they fade in once, not at every redraw
   taken = [];
+  drawModeAreas();
   el.board.classList.toggle("locked", !!view.locked_out);
   el.board.classList.toggle("waiting", !classic && view.declare.state === "up");
   drawTurn();
@@ -332,6 +346,51 @@ function redraw() {
   drawScores();
   drawResult();
   tick();
+}
+
+/** What a player of this table's mode looks for. */
+function turnText() {
+  if (mode === "ultra") return "Find an ultra: select four cards, two pairs that need the same third card.";
+  if (mode === "chain" && (view.chain || []).length) {
+    return "Find a set through the chain: one card of the chain and two from the board.";
+  }
+  if (mode === "puzzle") {
+    const left = view.sets_total - (view.found || []).length;
+    return `Find the sets: ${plural(left, "set", "sets")} still to find.`;
+  }
+  return "Find a set: select three cards.";
+}
+
+/** A row of cards drawn small, not to be pressed (a set found). */
+function cardRow(texts) {
+  const row = document.createElement("div");
+  row.className = "board mini";
+  render(row, {board: texts.map((text, i) => ({card: text, row: 0, col: i}))}, {card, flat: true});
+  return row;
+}
+
+/** The chain beside a Set-Chain board, and a puzzle's sets found. */
+function drawModeAreas() {
+  if (el.chain) {
+    const links = (view.chain || []).map((cell, i) => ({card: cell.card, row: 0, col: i}));
+    render(el.chain, {board: links}, {
+      card,
+      flat: true,
+      interactive: canPlay() && links.length > 0,
+      selected: selection.concat(pending || []),
+    });
+  }
+  if (el.foundSets) {
+    const found = view.found || [];
+    el.foundSets.replaceChildren(
+      ...found.map((texts) => {
+        const item = document.createElement("li");
+        item.append(cardRow(texts));
+        return item;
+      }),
+    );
+    el.foundCount.textContent = `${found.length} of ${view.sets_total}`;
+  }
 }
 
 function drawTurn() {
@@ -345,8 +404,7 @@ function drawTurn() {
     else if (pending) text = "Checking your set…";
     else {
       text =
-        "Find a set: select three cards." +
-        (selection.length ? ` (${selection.length} of 3 selected)` : "");
+        turnText() + (selection.length ? ` (${selection.length} of ${claimSize} selected)` : "");
     }
   } else {
     const declare = view.declare;
@@ -409,7 +467,22 @@ function drawResult() {
   if (!view.over || !result) return;
   const scores = result.scores || {};
   let text;
-  if (cfg.solitaire) {
+  if (mode === "puzzle") {
+    const time = clock(view.elapsed_ms ?? result.ended_ms - cfg.started_ms);
+    const who = view.you || Object.keys(scores)[0] || "Nobody";
+    const total = view.sets_total;
+    text =
+      Object.keys(scores).length > 1
+        ? `All ${total} sets found in ${time}. Scores: ${ranked(scores).map((n) => `${n} ${scores[n]}`).join(", ")}.`
+        : `${view.you ? "You" : who} found all ${total} sets in ${time}.`;
+    if (el.resultLine) {
+      const wrong = (view.wrong || {})[who] || 0;
+      const title = cfg.puzzle_day ? `Set daily puzzle ${cfg.puzzle_day}` : "Set puzzle";
+      el.resultLine.value = `${title}: ${total}/${total} sets in ${time}` +
+        `${wrong ? `, ${plural(wrong, "wrong claim", "wrong claims")}` : ", no wrong claim"}` +
+        `${(result.hinted || {})[who] ? " (hinted)" : ""} ${window.location.origin}${cfg.puzzle_day ? "/puzzle/" : ""}`;
+    }
+  } else if (cfg.solitaire) {
     const who = view.you || Object.keys(scores)[0];
     const found = scores[who] || 0;
     text =
@@ -445,7 +518,8 @@ function tick() {
   if (el.clock) {
     const end = view.over && view.result ? view.result.ended_ms : serverNow();
     el.clock.textContent = clock(end - cfg.started_ms);
-    el.setsFound.textContent = String((view.scores || {})[view.you] || 0);
+    const found = mode === "puzzle" ? (view.found || []).length : (view.scores || {})[view.you];
+    el.setsFound.textContent = String(found || 0);
   }
 }
 
@@ -499,10 +573,12 @@ el.rematch?.addEventListener("click", async () => {
   window.location.assign(reply.data.url);
 });
 
-el.board.addEventListener("click", (event) => {
-  const node = event.target.closest(".card");
-  if (node && el.board.contains(node)) choose(node.dataset.card);
-});
+for (const area of [el.board, el.chain]) {
+  area?.addEventListener("click", (event) => {
+    const node = event.target.closest(".card");
+    if (node && area.contains(node)) choose(node.dataset.card);
+  });
+}
 
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -533,6 +609,15 @@ el.count?.addEventListener("click", () => act({type: "count"}));
 el.joinForm?.addEventListener("submit", (event) => {
   event.preventDefault();
   join(el.joinName.value.trim());
+});
+el.copyResult?.addEventListener("click", () => {
+  const done = () => say("Your result is copied: paste it anywhere.", "good");
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(el.resultLine.value).then(done, () => el.resultLine.select());
+  } else {
+    el.resultLine.select();
+    say("Press Ctrl+C (or ⌘C) to copy your result.", "info");
+  }
 });
 el.copy?.addEventListener("click", () => {
   const done = () => say("The link is copied: send it to a friend.", "good");

@@ -1,0 +1,140 @@
+"""The other ways to play Set, in a real browser (headless Debian chromium): UltraSet and
+Set-Chain tables made from the lobby and played to their end, and the daily puzzle found, shared
+and listed among the day's best times."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from cards.engine.fast import all_sets_codes
+from cards.engine.table.codes import codes_of, is_set
+from cards.engine.table.modes import is_ultra
+from tests.e2e.conftest import E2E
+from tests.e2e.test_rated_game import sign_up
+from tests.e2e.test_set_pages import Person, create_table
+
+pytestmark = E2E
+
+
+def an_ultra(cards: list[str], attributes: int) -> list[str]:
+    for four in itertools.combinations(cards, 4):
+        if is_ultra(codes_of(four, attributes), attributes):
+            return list(four)
+    raise AssertionError(f"no ultra among {cards}")
+
+
+def a_chained_set(board: list[str], chain: list[str], attributes: int) -> tuple[str, list[str]]:
+    for link in chain:
+        for pair in itertools.combinations(board, 2):
+            if is_set(codes_of((link, *pair), attributes), attributes):
+                return link, list(pair)
+    raise AssertionError(f"no set through {chain}")
+
+
+def play_until_over(person: Person, claim_once) -> int:
+    page = person.page
+    claims = 0
+    while page.locator("#result-panel").is_hidden():
+        before = page.inner_text("#scores")
+        claim_once()
+        claims += 1
+        page.wait_for_function(
+            "([sel, before]) => document.querySelector(sel).innerText !== before || "
+            "!document.querySelector('#result-panel').hidden",
+            arg=["#scores", before],
+        )
+    return claims
+
+
+def test_an_ultraset_table_is_played_to_its_end_with_four_cards_a_claim(browser, server):
+    ulla = Person(browser, server)
+    ulla.name_myself("ulla")
+    create_table(ulla, rules="classic", attributes="3", mode="ultra")
+    page = ulla.page
+    assert "UltraSet" in page.inner_text("h1")
+    assert "Find an ultra: select four cards" in page.inner_text("#turn")
+    first = an_ultra(ulla.cards(), 3)
+    ulla.click_cards(first[:3])
+    page.wait_for_selector("#turn:has-text('(3 of 4 selected)')")
+    ulla.click_cards(first[3:])
+    page.wait_for_selector("#message:has-text('Ultra!')")
+    play_until_over(ulla, lambda: ulla.click_cards(an_ultra(ulla.cards(), 3)))
+    assert re.search(r"Scores: ulla \d+\.", page.inner_text("#result-text")) or "won" in (
+        page.inner_text("#result-text")
+    )
+    ulla.shot("mode-ultra-over")
+    ulla.close()
+
+
+def test_a_set_chain_table_keeps_the_last_set_beside_the_board(browser, server):
+    cyd = Person(browser, server)
+    cyd.name_myself("cyd")
+    create_table(cyd, rules="classic", attributes="3", mode="chain")
+    page = cyd.page
+    board = cyd.cards()
+    (first,) = [list(t) for t in itertools.combinations(board, 3) if is_set(codes_of(t, 3), 3)][:1]
+    cyd.click_cards(first)
+    page.wait_for_selector("#chain .card")
+    chain = cyd.cards("#chain")
+    assert sorted(chain) == sorted(first)
+    assert "through the chain" in page.inner_text("#turn")
+    # Three cards of the board are no chained set.
+    cyd.shot("mode-chain")
+
+    def claim_through_the_chain():
+        link, pair = a_chained_set(cyd.cards(), cyd.cards("#chain"), 3)
+        page.click(f'#chain .card[data-card="{link}"]')
+        cyd.click_cards(pair)
+
+    link, pair = a_chained_set(cyd.cards(), chain, 3)
+    claim_through_the_chain()
+    page.wait_for_function(
+        "link => [...document.querySelectorAll('#chain .card')].some(c => c.dataset.card === link)"
+        " && document.querySelectorAll('#chain .card').length === 3",
+        arg=link,
+    )
+    play_until_over(cyd, claim_through_the_chain)
+    assert page.locator("#result-panel").is_visible()
+    cyd.close()
+
+
+def test_the_daily_puzzle_is_found_shared_and_listed_among_the_days_best(browser, server):
+    pia = Person(browser, server)
+    sign_up(pia, "Pia")
+    page = pia.goto("/puzzle/")
+    assert "No account has found all six today yet." in page.inner_text("main")
+    page.click("#puzzle-start")
+    page.wait_for_url(re.compile(r"/play/\d+/$"))
+    pia.wait_live()
+    assert "Daily puzzle" in page.inner_text("h1")
+    board = pia.cards()
+    assert len(board) == 12
+    sets = [list(codes) for codes in all_sets_codes(codes_of(board, 4), 4)]
+    assert len(sets) == 6
+    page.click("#count-btn")
+    page.wait_for_selector("#message:has-text('6 sets still to find')")
+    texts = {code: text for text, code in zip(board, codes_of(board, 4), strict=True)}
+    wrong = next(t for t in itertools.combinations(board, 3) if not is_set(codes_of(t, 4), 4))
+    pia.click_cards(wrong)
+    page.wait_for_selector("#message:has-text('Not a set.')")
+    for found, codes in enumerate(sets, start=1):
+        pia.click_cards([texts[code] for code in codes])
+        page.wait_for_selector(f"#found-count:text-is('{found} of 6')")
+        if found == 1:
+            # The same set again is refused, and costs nothing.
+            pia.click_cards([texts[code] for code in codes])
+            page.wait_for_selector("#message:has-text('That set has been found already.')")
+            pia.shot("mode-puzzle")
+    page.wait_for_selector("#result-panel:not([hidden])")
+    assert re.fullmatch(r"You found all 6 sets in \d+:\d\d\.", page.inner_text("#result-text"))
+    line = page.input_value("#result-line")
+    assert re.match(r"Set daily puzzle \d{4}-\d\d-\d\d: 6/6 sets in \d+:\d\d, 1 wrong claim ", line)
+    assert line.endswith("/puzzle/")
+    pia.shot("mode-puzzle-over")
+    page = pia.goto("/puzzle/")
+    best = page.inner_text("#puzzle-best")
+    assert "Pia" in best and re.search(r"\d+\.\d s", best)
+    assert "all six in" in page.inner_text("#puzzle-mine")
+    assert re.search(r"\d{4}-\d\d-\d\d\t\d+\.\d s\t1", page.inner_text("#puzzle-days"))
+    pia.close()
