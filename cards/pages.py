@@ -10,19 +10,17 @@ when it was sent from a table page, the message is shown there after a redirect.
 
 from __future__ import annotations
 
-import datetime
 import random
 
 from django.contrib import messages
-from django.db.models import Q
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cards.engine.card import deck_table
 from cards.engine.deck import new_deck
-from games import limits, selectors, services
+from games import limits, presence, selectors, services
+from games import lobby as lobby_lists
 from games.auth import session_player, session_player_save
 from games.errors import GameError
 from games.models import Game, Player
@@ -91,33 +89,21 @@ def _table_form(data) -> dict:
     }
 
 
-IDLE_AFTER = datetime.timedelta(minutes=10)
-
-
 def _lobby_context(request, **extra) -> dict:
     player = session_player(request)
-    # The seats with their players, whose accounts mark the guests.
-    seats = selectors.seats_with_players()
-    live = Game.objects.exclude(status=Game.Status.OVER).prefetch_related(seats)
-    visible = Q(is_open=True)
-    if player is not None:
-        visible |= Q(seats__player=player)
-    tables = list(live.filter(visible).distinct().order_by("-updated")[:LIST_LIMIT])
+    # The live and the idle tables as the lobby socket pushes them (games.lobby: one reader).
+    lists = lobby_lists.lobby_tables(player)
     finished = list(
         Game.objects.filter(status=Game.Status.OVER)
-        .prefetch_related(seats)
+        .prefetch_related(selectors.seats_with_players())
         .order_by("-finished", "-id")[:LIST_LIMIT]
     )
-    # The ratings beside the names at the rated tables: one query for all of them.
-    rated = selectors.seat_ratings_of(tables)
-    # A table nobody has played at (no move, no join) for IDLE_AFTER is idle: it leaves the live
-    # list for a list of its own, where it can still be opened and finished.
-    quiet_since = timezone.now() - IDLE_AFTER
     context = {
         "player": player,
-        "tables": [_lobby_row(g, player, rated) for g in tables if g.updated >= quiet_since],
-        "idle": [_lobby_row(g, player, rated) for g in tables if g.updated < quiet_since],
-        "idle_minutes": int(IDLE_AFTER.total_seconds() // 60),
+        "tables": lists["tables"],
+        "idle": lists["idle"],
+        "idle_minutes": lobby_lists.idle_minutes(),
+        **presence.lobby_online(),
         "finished": [_lobby_row(game, player, {}) for game in finished],
         "rule_sets": [(key, label, counts) for key, (label, counts) in RULE_SETS.items()],
         "speeds": SPEEDS,

@@ -273,6 +273,13 @@ GAME_DB_THREADS = int(os.environ.get("GAME_DB_THREADS", "0"))
 # API, the WebSocket and the plain-text protocol. "N/s", "N/min", "N/hour" or "off".
 RATE_LIMIT_JOINS = os.environ.get("RATE_LIMIT_JOINS", "60/min")
 RATE_LIMIT_MOVES = os.environ.get("RATE_LIMIT_MOVES", "20/s")
+# The live lobby (/ws/lobby/, games.lobby_consumer): a table nobody has played at for this long
+# is shown as idle; an open lobby socket says it is still there this often, and counts as online
+# until this long after it last did; a socket is sent the lists at most once this often.
+LOBBY_IDLE_AFTER_S = float(os.environ.get("LOBBY_IDLE_AFTER_S", "600"))
+LOBBY_HEARTBEAT_S = float(os.environ.get("LOBBY_HEARTBEAT_S", "20"))
+LOBBY_PRESENCE_TTL_S = float(os.environ.get("LOBBY_PRESENCE_TTL_S", "60"))
+LOBBY_REFRESH_S = float(os.environ.get("LOBBY_REFRESH_S", "0.5"))
 
 LOGGING = {
     "version": 1,

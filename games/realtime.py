@@ -55,6 +55,10 @@ def group_name(game_id: int) -> str:
     return f"game-{game_id}"
 
 
+# The group of every open lobby socket (games.consumers.LobbyConsumer).
+LOBBY_GROUP = "lobby"
+
+
 def publish(message: dict) -> None:
     """Tell a game's group about a committed change (services.change_message: "type"
     "game.changed", "game", "version", ...), from any thread, without making the caller wait.
@@ -69,6 +73,20 @@ def publish(message: dict) -> None:
             'CHANNEL_LAYERS["default"] must be games.realtime.GamesLayer (config/settings.py).'
         )
     layer.group_send_soon(group_name(message["game"]), message)
+
+
+def publish_lobby() -> None:
+    """Tell the lobby that its lists changed (a table was made, a seat taken, a game ended): a
+    ``lobby.changed`` message, whose `id` lets the sockets that hear the same news share one
+    reading of the lists. Each lobby socket reads them again, at most so often
+    (LOBBY_REFRESH_S), so a burst of news costs each socket one or two reads."""
+    layer = get_channel_layer()
+    if isinstance(layer, GamesLayer):
+        message = {"type": "lobby.changed", "id": f"{layer.origin}:{next(_lobby_news)}"}
+        layer.group_send_soon(LOBBY_GROUP, message)
+
+
+_lobby_news = itertools.count(1)
 
 
 def attach_loop() -> None:

@@ -30,6 +30,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from games import limits, ratings, realtime, runtime, selectors, store
@@ -180,6 +181,8 @@ def commit(game_id: int, plan: Plan, *, seats: bool = False, now: int | None = N
             yield from ratings.rate_ended(game_id, head.kind, new_head.state)
         published = any(step.published for step in change.steps)
         yield store.Announce((new_head, change_message(head, change) if published else None))
+        if change.new_seat is not None or change.ended:  # a seat taken, a game over
+            yield store.Announce(LOBBY_NEWS)
         if change.is_default is False:  # the default table ended: a fresh one takes its place
             _, row, _ = yield store.ReadHead(game_id, True)
             options = {k: v for k, v in row.options.items() if k != "deck"}
@@ -206,18 +209,51 @@ def insert(game: NewGame):
         game.is_default,
     )
     yield store.Announce((head, None))
+    yield store.Announce(LOBBY_NEWS)
     return head, created, game.options
+
+
+# Announced after a change the lobby shows (a game made, a seat taken, a game ended): the lobby's
+# sockets read their lists again. Moves are not: the lobby lists tables, not boards.
+LOBBY_NEWS = ("lobby",)
+
+# When this process last told anyone of each game (monotonic seconds): a move at a table quiet
+# for longer than the lobby's idle time brings it back from the idle list, so it is news too.
+_last_heard: dict[int, float] = {}
+_LAST_HEARD_SIZE = 50_000
 
 
 def announce(announced: list) -> None:
     """After a commit: keep each game's new head (and a protocol name's new seat), and tell
-    the game's listeners of the change."""
-    for head, message, *seat in announced:
+    the game's listeners of the change; and the lobby, once, when its lists changed."""
+    lobby = False
+    for item in announced:
+        if item is LOBBY_NEWS:
+            lobby = True
+            continue
+        head, message, *seat = item
         runtime.remember_head(head)
         if seat:
             runtime.remember_seat(head.pk, *seat)
+        woke = _woke(head.pk)
         if message is not None:
             realtime.publish(message)
+            lobby = lobby or woke
+    if lobby:
+        realtime.publish_lobby()
+
+
+def _woke(game_id: int) -> bool:
+    """Whether this process last heard of the game longer ago than the lobby's idle time (the
+    table was shown idle and is live again); remember it was heard now."""
+    now = time.monotonic()
+    last = _last_heard.get(game_id)
+    _last_heard[game_id] = now
+    if len(_last_heard) > _LAST_HEARD_SIZE:
+        quiet = now - settings.LOBBY_IDLE_AFTER_S
+        for known in [g for g, at in _last_heard.items() if at < quiet]:
+            del _last_heard[known]
+    return last is not None and now - last > settings.LOBBY_IDLE_AFTER_S
 
 
 def run(work: Work):

@@ -13,9 +13,10 @@ import json
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import limits, selectors, services
+from games import limits, lobby, selectors, services
 from games.auth import session_player, session_player_save
 from games.errors import GameError, RuleError
 from games.models import Game, Player
@@ -65,8 +66,15 @@ def _games_context(request, player: Player | None, **extra) -> dict:
     rated = selectors.seat_ratings_of(
         [game for game in (*waiting, *mine) if game.status != Game.Status.OVER]
     )
+    # A game nobody has played at (no move, no join) for the lobby's idle time is idle: it
+    # leaves the waiting list for a list of its own, as in the lobby (games.lobby).
+    quiet_since = timezone.now() - lobby.idle_after()
+    idle = [game for game in waiting if game.updated < quiet_since]
+    waiting = [game for game in waiting if game.updated >= quiet_since]
+    idle_title = f"Idle games: nobody has played at them for {lobby.idle_minutes()} minutes"
     lists = [
         ("square-waiting", "Games waiting for players", waiting, "No game is waiting for players."),
+        ("square-idle", idle_title, idle, None),
         ("square-mine", "Your games", mine, "You have not played yet."),
         ("square-finished", "Finished games", finished, "No game has finished yet."),
     ]
@@ -81,7 +89,7 @@ def _games_context(request, player: Player | None, **extra) -> dict:
                 "empty": empty,
             }
             for key, title, games, empty in lists
-            if player is not None or key != "square-mine"
+            if (player is not None or key != "square-mine") and (games or empty is not None)
         ],
         "player_counts": PLAYER_COUNTS,
         "speeds": [(key, SPEED_LABELS[key]) for key in SPEEDS],

@@ -59,3 +59,23 @@ def test_the_play_page_sends_the_engines_shapes_the_board_and_loads_one_module(c
     # Every script is a module file (the data blocks aside): nothing defines a global.
     for tag, source in zip(scripts, sources, strict=True):
         assert 'type="application/json"' in tag or (source and 'type="module"' in tag), tag
+
+
+@pytest.mark.django_db
+def test_a_waiting_game_nobody_played_at_for_ten_minutes_is_listed_as_idle(client):
+    import datetime
+
+    from django.utils import timezone
+
+    from games.models import Game
+
+    quiet = services.game_create(kind="square", options={"players": 2})
+    fresh = services.game_create(kind="square", options={"players": 2})
+    eleven_ago = timezone.now() - datetime.timedelta(minutes=11)
+    Game.objects.filter(pk=quiet.pk).update(updated=eleven_ago)
+    page = client.get("/square/").content.decode()
+    waiting = page[page.index('id="square-waiting"') : page.index('id="square-idle"')]
+    idle = page[page.index('id="square-idle"') :]
+    assert f'data-game="{fresh.pk}"' in waiting and f'data-game="{quiet.pk}"' not in waiting
+    assert f'data-game="{quiet.pk}"' in idle
+    assert "Idle games: nobody has played at them for 10 minutes" in page

@@ -8,6 +8,9 @@
  *   });
  *   socket.send({type: "hint"});  // false when not connected (use the HTTP API then)
  *
+ * Any other frame goes to the handler named by its type (the lobby's socket, /ws/lobby/, sends
+ * "lobby" and "chat" frames, and answers a sync with a "lobby" frame).
+ *
  * It reconnects with a growing, jittered delay and asks for a {"type": "sync"} after a
  * reconnection; states older than the last one are dropped; when a result names a version that
  * no state has shown yet (a gap), it asks for a sync unless the state arrives first.
@@ -139,6 +142,9 @@ export class GameSocket {
       this.emit("error", message);
     } else if (message.type === "rematch") {
       this.emit("rematch", message); // a finished game is being played again
+    } else if (typeof message.type === "string" && message.type !== "status") {
+      // Any other frame goes to the handler of its type: the lobby's "lobby" and "chat".
+      this.emit(message.type, message);
     }
   }
 

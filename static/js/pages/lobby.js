@@ -22,3 +22,153 @@ if (form) {
   });
   update();
 }
+
+/* The live lobby: the lobby socket (/ws/lobby/, games/lobby_consumer.py) pushes
+ *   {"type": "lobby", "tables": [row...], "idle": [row...], "idle_minutes": n,
+ *    "online": [{"name", "url"}...], "guests": n}
+ * whenever a table is made, filled or ended, turns idle, or someone comes or goes; the lists
+ * below are redrawn from it without a reload. The rows are the server's (games/lobby.py), the
+ * very ones templates/lobby.html renders first: without scripts the page still shows them.
+ *
+ * Lobby chat: a pushed {"type": "chat", "name", "text", "at"} frame is dispatched on the
+ * document as a CustomEvent "lobby-chat" whose detail is that message, e.g.
+ *   document.addEventListener("lobby-chat", (event) => show(event.detail.name, event.detail.text));
+ * The lobby's chat widget listens for it; this page keeps no chat of its own. */
+
+import {GameSocket} from "../lib/socket.js";
+
+function el(tag, {className, text, attrs} = {}, children = []) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, value);
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function badge(text, className, title) {
+  return el("span", {className: className ? `badge ${className}` : "badge", text, attrs: title ? {title} : {}});
+}
+
+/** A table's seats as the server-rendered list shows them: name, cpu/guest badges, rating. */
+function seatsCell(row) {
+  const cell = el("td", {attrs: {"data-label": "Players"}});
+  if (!row.seats.length) cell.append(el("span", {className: "muted", text: "nobody yet"}));
+  row.seats.forEach((seat, index) => {
+    const kind = seat.is_computer ? " computer" : seat.guest ? " guest" : "";
+    const span = el("span", {className: `seat${kind}`, text: seat.name});
+    if (seat.is_computer) span.append(" ", badge("cpu", "", "computer"));
+    else if (seat.guest) span.append(" ", badge("guest", "badge-guest", "a guest: no account"));
+    if (seat.rating) {
+      const games = seat.rating.games;
+      const title = `rating (${games} rated game${games === 1 ? "" : "s"})`;
+      span.append(" ", el("span", {className: "seat-rating", text: String(seat.rating.rating), attrs: {title}}));
+    }
+    cell.append(span);
+    if (index < row.seats.length - 1) cell.append(", ");
+  });
+  if (row.rated) cell.append(" ", badge("rated", "badge-rated"));
+  return cell;
+}
+
+function link(href, text, className, label) {
+  const attrs = {href};
+  if (label) attrs["aria-label"] = label;
+  return el("a", {className, text, attrs});
+}
+
+function tableRow(row) {
+  const game = el("td", {text: row.description});
+  if (!row.is_open) game.append(" ", badge("private"));
+  const actions = el("td", {className: "actions"});
+  if (row.mine) {
+    actions.append(link(row.play_url, "Return", "button primary"));
+  } else {
+    actions.append(
+      link(row.join_url, "Join", "button primary", `Join game ${row.id}`),
+      " ",
+      link(row.play_url, "Watch", "button", `Watch game ${row.id}`),
+    );
+  }
+  return el("tr", {attrs: {"data-game": String(row.id)}}, [
+    el("td", {className: "game-id", text: String(row.id)}),
+    el("td", {text: row.kind_label}),
+    game,
+    seatsCell(row),
+    el("td", {text: row.status_label, attrs: {"data-label": "Status"}}),
+    actions,
+  ]);
+}
+
+function liveTables(rows) {
+  if (!rows.length) {
+    return [el("p", {className: "muted", text: "No table is being played right now: create one above.", attrs: {id: "no-tables"}})];
+  }
+  const heads = ["#", "Kind", "Game", "Players", "Status"].map((text) => el("th", {text, attrs: {scope: "col"}}));
+  heads.push(el("th", {attrs: {scope: "col"}}, [el("span", {className: "visually-hidden", text: "Actions"})]));
+  const table = el("table", {className: "games", attrs: {id: "open-tables"}}, [
+    el("thead", {}, [el("tr", {}, heads)]),
+    el("tbody", {}, rows.map(tableRow)),
+  ]);
+  return [el("div", {className: "table-scroll"}, [table])];
+}
+
+function idleTables(rows, minutes, wasOpen) {
+  if (!rows.length) return [];
+  const items = rows.map((row) => {
+    const names = row.seats.map((seat) => seat.name).join(", ") || "nobody";
+    return el("li", {attrs: {"data-game": String(row.id)}}, [
+      link(row.play_url, `#${row.id} ${row.kind_label}: ${row.description}`),
+      " ",
+      el("span", {className: "muted", text: `(${names}; last move ${row.quiet_for} ago)`}),
+    ]);
+  });
+  const summary = `Idle tables (${rows.length}): nobody has played at them for ${minutes} minutes`;
+  const details = el("details", {className: "idle-tables", attrs: {id: "idle-tables"}}, [
+    el("summary", {text: summary}),
+    el("ul", {}, items),
+  ]);
+  details.open = wasOpen;
+  return [details];
+}
+
+function onlineNow(online, guests) {
+  const parts = [];
+  if (online.length) {
+    parts.push(el("ul", {className: "online-list"}, online.map((person) => {
+      const item = el("li");
+      if (person.url) item.append(link(person.url, person.name));
+      else item.append(person.name, " ", badge("guest", "badge-guest", "a guest: no account"));
+      return item;
+    })));
+  }
+  if (guests) {
+    const words = `${online.length ? "and " : ""}${guests} guest${guests === 1 ? "" : "s"} watching`;
+    parts.push(el("p", {className: "muted online-guests", text: words}));
+  }
+  if (!online.length && !guests) {
+    parts.push(el("p", {className: "muted online-nobody", text: "Nobody else is in the lobby right now."}));
+  }
+  return parts;
+}
+
+function redraw(frame) {
+  const live = document.getElementById("live-tables");
+  const idle = document.getElementById("idle-slot");
+  const people = document.getElementById("online-now");
+  if (live) live.replaceChildren(...liveTables(frame.tables || []));
+  if (idle) {
+    const wasOpen = !!document.getElementById("idle-tables")?.open;
+    idle.replaceChildren(...idleTables(frame.idle || [], frame.idle_minutes, wasOpen));
+  }
+  if (people) people.replaceChildren(...onlineNow(frame.online || [], frame.guests || 0));
+}
+
+if (document.getElementById("live-tables")) {
+  new GameSocket("/ws/lobby/", {
+    lobby: redraw,
+    chat(message) {
+      document.dispatchEvent(new CustomEvent("lobby-chat", {detail: message}));
+    },
+  });
+}
