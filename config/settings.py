@@ -13,6 +13,7 @@ Environment variables (all optional here; see config/settings_production.py for 
 - CHANNEL_PREFIX: names this deployment's keys in Redis (default "setgames"); deployments that
   share one Redis but not one database need different prefixes.
 - RATE_LIMIT_JOINS, RATE_LIMIT_MOVES: per-client limits such as "30/min" or "20/s", or "off".
+- RATE_LIMIT_CHAT: chat messages per player, such as "10/10s" (the default), or "off".
 """
 
 import os
@@ -273,6 +274,7 @@ GAME_DB_THREADS = int(os.environ.get("GAME_DB_THREADS", "0"))
 # API, the WebSocket and the plain-text protocol. "N/s", "N/min", "N/hour" or "off".
 RATE_LIMIT_JOINS = os.environ.get("RATE_LIMIT_JOINS", "60/min")
 RATE_LIMIT_MOVES = os.environ.get("RATE_LIMIT_MOVES", "20/s")
+RATE_LIMIT_CHAT = os.environ.get("RATE_LIMIT_CHAT", "10/10s")
 
 LOGGING = {
     "version": 1,

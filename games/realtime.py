@@ -55,6 +55,11 @@ def group_name(game_id: int) -> str:
     return f"game-{game_id}"
 
 
+LOBBY_GROUP = "lobby"
+"""The channel-layer group of the lobby's followers: its chat is sent there as
+``{"type": "lobby.chat", "chat": {"id", "name", "text", "at"}}``."""
+
+
 def publish(message: dict) -> None:
     """Tell a game's group about a committed change (services.change_message: "type"
     "game.changed", "game", "version", ...), from any thread, without making the caller wait.
@@ -69,6 +74,16 @@ def publish(message: dict) -> None:
             'CHANNEL_LAYERS["default"] must be games.realtime.GamesLayer (config/settings.py).'
         )
     layer.group_send_soon(group_name(message["game"]), message)
+
+
+def publish_lobby(message: dict) -> None:
+    """Tell the lobby's group (LOBBY_GROUP) something, from any thread, as `publish` does."""
+    layer = get_channel_layer()
+    if not isinstance(layer, GamesLayer):
+        raise ImproperlyConfigured(
+            'CHANNEL_LAYERS["default"] must be games.realtime.GamesLayer (config/settings.py).'
+        )
+    layer.group_send_soon(LOBBY_GROUP, message)
 
 
 def attach_loop() -> None:
