@@ -4,6 +4,7 @@
  *     state(message) {...},   // {"type": "state", "version": n, "view": {...}}
  *     result(message) {...},  // {"type": "result", "outcome": {...}, "version": n}
  *     error(message) {...},   // {"type": "error", "detail": "...", "code": "..."}
+ *     chat(message) {...},    // {"type": "chat", "id", "name", "text", "at"}
  *     status(state) {...},    // "connecting" | "live" | "reconnecting" | "closed"
  *   });
  *   socket.send({type: "hint"});  // false when not connected (use the HTTP API then)
@@ -139,6 +140,8 @@ export class GameSocket {
       this.emit("error", message);
     } else if (message.type === "rematch") {
       this.emit("rematch", message); // a finished game is being played again
+    } else if (message.type === "chat") {
+      this.emit("chat", message); // {"type": "chat", "id", "name", "text", "at"}
     }
   }
 
