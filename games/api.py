@@ -531,7 +531,8 @@ class LobbyChatView(APIView):
         summary="Write in the lobby's chat",
         description=(
             "A player with a name writes: a browser's session (with its CSRF token) whose "
-            "player has chosen a name, or an account's Bearer token. The text is 1 to "
+            "player has chosen a name, an account's Bearer token, or a seat token (as the "
+            "seat's player, under the player's name). The text is 1 to "
             f"{s.CHAT_MAX_LENGTH} characters once stripped, plain text. The lobby's sockets are "
             'sent it as `{"type": "chat", "id", "name", "text", "at"}`.'
         ),
@@ -547,15 +548,18 @@ class LobbyChatView(APIView):
     )
     def post(self, request):
         if isinstance(request.auth, AccountGrant):
-            player = account_player(request.auth.user, create=True)
+            player_id = account_player(request.auth.user, create=True).pk
+        elif isinstance(request.auth, SeatRef):
+            player_id = request.auth.player_id  # a seat's player, under its own name
         else:
             player = session_player_for_write(request)
-        if player is None:
-            raise Forbidden(services.NAMELESS)
+            if player is None:
+                raise Forbidden(services.NAMELESS)
+            player_id = player.pk
         body = s.ChatRequest(data=request.data)
         body.is_valid(raise_exception=True)
         message = services.chat_post(
-            game_id=None, player_id=player.pk, text=body.validated_data["text"]
+            game_id=None, player_id=player_id, text=body.validated_data["text"]
         )
         return Response(selectors.chat_json(message), status=status.HTTP_201_CREATED)
 

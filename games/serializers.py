@@ -329,6 +329,11 @@ class ChatTextField(serializers.Field):
     """The text of a chat message, passed on as sent: the service checks it and names what is
     wrong (not text, empty, too long) in one sentence."""
 
+    def validate_empty_values(self, data):
+        if data is None:  # not text: the service says so, as for a number
+            return (False, None)
+        return super().validate_empty_values(data)
+
     def to_internal_value(self, data):
         return data
 
@@ -338,7 +343,6 @@ class ChatTextField(serializers.Field):
 
 class ChatRequest(serializers.Serializer):
     text = ChatTextField(
-        allow_null=True,  # the service refuses it, with its own sentence
         help_text=(
             f"1 to {CHAT_MAX_LENGTH} characters once stripped of spaces at either end; plain text "
             "(shown as written, never as HTML)."

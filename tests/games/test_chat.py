@@ -293,3 +293,31 @@ async def _lobby_group():
     assert heard["type"] == "lobby.chat"
     assert (heard["chat"]["name"], heard["chat"]["text"]) == ("hal", "hello all")
     await layer.group_discard(LOBBY_GROUP, channel)
+
+
+# -- the pages and the admin ----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_square_game_page_shows_its_chat_and_a_watcher_gets_no_input(client):
+    game = services.game_create(kind="square", options={"players": 2})
+    cy = services.game_join(game_id=game.pk, player=Player.objects.create(name="cy"))
+    say(client, game.pk, "<i>my move</i>", cy.token)
+    html = client.get(f"/square/{game.pk}/").content.decode()
+    assert "&lt;i&gt;my move&lt;/i&gt;" in html and "<i>my move</i>" not in html
+    assert 'id="chat-form" novalidate hidden' in html  # a watcher: no input
+    assert "Spectators can read the chat." in html
+
+
+@pytest.mark.django_db
+def test_staff_read_every_chat_in_the_admin_and_may_delete_a_line(client, django_user_model):
+    game, ann, _ = table()
+    say(client, game.pk, "at the table", ann.token)
+    lobby = services.chat_post(game_id=None, player_id=ann.player_id, text="in the lobby")
+    client.force_login(django_user_model.objects.create_superuser("root", password="x" * 12))
+    page = client.get("/admin/games/chatmessage/").content.decode()
+    assert "at the table" in page and "in the lobby" in page and "the lobby" in page
+    assert client.get(f"/admin/games/chatmessage/{lobby.pk}/change/").status_code == 200
+    assert client.get("/admin/games/chatmessage/add/").status_code == 403
+    client.post(f"/admin/games/chatmessage/{lobby.pk}/delete/", {"post": "yes"})
+    assert not ChatMessage.objects.filter(pk=lobby.pk).exists()
