@@ -54,6 +54,13 @@ def test_two_players_chat_in_the_tables_log_beside_the_sets_found(table):
     lines = bob.page.eval_on_selector_all("#timeline li", "items => items.map(i => i.className)")
     assert lines[-3:] == ["chat-line", "chat-line", "event-line"]
     ada.shot("table-chat")
+    # A player who hides the chat loses its lines and its input, not the table's own lines.
+    bob.page.click("#chat-toggle")
+    assert bob.page.locator("#chat-input").is_hidden()
+    assert bob.page.locator("#timeline .chat-line").first.is_hidden()
+    assert bob.page.locator("#timeline .event-line").last.is_visible()
+    bob.page.click("#chat-toggle")
+    assert bob.page.locator("#chat-input").is_visible()
 
 
 def test_a_too_long_message_is_refused_with_the_servers_sentence(table):
