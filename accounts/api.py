@@ -202,7 +202,7 @@ def _finished_games(user, *, since_ms: int | None):
     if since_ms is not None:
         games = games.filter(finished__gte=EPOCH + datetime.timedelta(milliseconds=since_ms))
     return games.prefetch_related(
-        selectors.seats_with_players(), selectors.moves_with_seats()
+        selectors.seats_with_players(), selectors.moves_with_seats(), selectors.chat_with_games()
     ).order_by("-finished", "-id")
 
 
@@ -212,7 +212,8 @@ def _batches(games, limit: int | None) -> Iterator[list[str]]:
     Each batch is a query of its own that starts after the last game sent (newest first, by
     finish and id), so no cursor is held open between batches: under ASGI every request's sync
     code shares one thread and its database connection (config.asgi), and other requests run
-    between two batches of a long download. A batch's moves are one query (moves_with_seats).
+    between two batches of a long download. A batch's moves are one query (moves_with_seats), and
+    so is its chat (chat_with_games).
     """
     sent = 0
     after = None
@@ -259,9 +260,10 @@ class UserGamesView(APIView):
         description=(
             "Streams every finished game one of the account's players sat at, newest first (by "
             "when it finished), as NDJSON: one game a line, each as "
-            "`GET /api/games/{game_id}/export` answers it (seed, options, state and the whole "
-            "move log). The account's name is compared ignoring case. The download is streamed, "
-            "so a year of games comes without the server holding it; an account without "
+            "`GET /api/games/{game_id}/export` answers it (seed, options, state, the whole "
+            "move log and the chat). The account's name is compared ignoring case. The download "
+            "is streamed, so a year of games comes without the server holding it; an account "
+            "without "
             "finished games answers an empty body."
         ),
         auth=[],

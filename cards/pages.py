@@ -110,6 +110,9 @@ def _lobby_context(request, **extra) -> dict:
         "lengths": [(key, label) for key, (label, _size) in LENGTHS.items()],
         "modes": list(MODES.items()),
         "computer_counts": range(MAX_COMPUTERS + 1),
+        # The lobby's chat: its latest lines (escaped by the template), and who may write.
+        "lobby_chat": [selectors.chat_json(m) for m in selectors.chat_recent(None)],
+        "chat_max": services.CHAT_MAX_LENGTH,
         "form": {
             "rules": "classic",
             "attributes": "4",

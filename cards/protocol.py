@@ -391,8 +391,8 @@ async def _wait_for_event(waiter: Waiter, game: Game, seen: int, name: str, on) 
             if loop.time() >= give_up:
                 return await load(game.pk)
             continue
-        if message["version"] <= seen:
-            continue
+        if message.get("type") != "game.changed" or message["version"] <= seen:
+            continue  # a chat message or a rematch at the table: not a change of its board
         deadline_ms = message.get("deadline_ms")
         if wakes(message, name):
             head = selectors.head_from_message(message, services.now_ms())

@@ -13,6 +13,7 @@ Environment variables (all optional here; see config/settings_production.py for 
 - CHANNEL_PREFIX: names this deployment's keys in Redis (default "setgames"); deployments that
   share one Redis but not one database need different prefixes.
 - RATE_LIMIT_JOINS, RATE_LIMIT_MOVES: per-client limits such as "30/min" or "20/s", or "off".
+- RATE_LIMIT_CHAT: chat messages per player, such as "10/10s" (the default), or "off".
 """
 
 import os
@@ -280,6 +281,7 @@ LOBBY_IDLE_AFTER_S = float(os.environ.get("LOBBY_IDLE_AFTER_S", "600"))
 LOBBY_HEARTBEAT_S = float(os.environ.get("LOBBY_HEARTBEAT_S", "20"))
 LOBBY_PRESENCE_TTL_S = float(os.environ.get("LOBBY_PRESENCE_TTL_S", "60"))
 LOBBY_REFRESH_S = float(os.environ.get("LOBBY_REFRESH_S", "0.5"))
+RATE_LIMIT_CHAT = os.environ.get("RATE_LIMIT_CHAT", "10/10s")
 
 LOGGING = {
     "version": 1,

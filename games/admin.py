@@ -12,7 +12,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from games import selectors
-from games.models import Game, Move, Player, Rating, RatingChange, Seat
+from games.models import ChatMessage, Game, Move, Player, Rating, RatingChange, Seat
 
 
 def pretty(data) -> str:
@@ -245,4 +245,26 @@ class RatingAdmin(admin.ModelAdmin):
         return round(rating.mu)
 
     def has_add_permission(self, request):
+        return False
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    """The chat of every game and of the lobby, to read, and to delete a line that must go; a
+    message is never written or changed here."""
+
+    list_display = ("id", "where", "name", "text", "created")
+    list_filter = (("game", admin.EmptyFieldListFilter),)
+    search_fields = ("name", "text", "game__id")
+    readonly_fields = ("game", "player", "name", "text", "at_ms", "created")
+    list_select_related = ("game",)
+
+    @admin.display(description="where", ordering="game_id")
+    def where(self, message: ChatMessage) -> str:
+        return str(message.game) if message.game_id else "the lobby"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
         return False

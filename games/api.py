@@ -10,7 +10,7 @@ from django.conf import settings
 from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
@@ -19,11 +19,14 @@ from rest_framework.views import APIView
 from games import limits, runtime, selectors, services
 from games import serializers as s
 from games.auth import (
+    AccountGrant,
     BearerAuthentication,
     SeatTokenAuthentication,
+    account_player,
     acting_seat,
     check_guest_name,
     joining_player,
+    session_player_for_write,
 )
 from games.errors import Forbidden
 from games.models import Game
@@ -37,6 +40,7 @@ from games.schema import (
     TOKEN_RESPONSES,
     error_response,
 )
+from games.store import SeatRef
 
 AUTH = [SeatTokenAuthentication, BearerAuthentication, SessionAuthentication]
 NOT_FOUND = {**NOT_FOUND_RESPONSES, **TOKEN_RESPONSES}
@@ -221,8 +225,8 @@ class LeaderboardView(APIView):
         description=(
             "The top 100 accounts of a rated mode (`set-classic`, `set-declare`, "
             "`set-classic-3`, `set-declare-3`, `set-classic-5`, `set-ultra`, `set-chain`, "
-            "`square`), best first; an account appears once it has played 5 rated games in the mode. An unknown mode is a 404 "
-            "naming the rated modes."
+            "`square`), best first; an account appears once it has played 5 rated games in the "
+            "mode. An unknown mode is a 404 naming the rated modes."
         ),
         responses={200: s.LeaderboardOut, **NOT_FOUND_RESPONSES},
     )
@@ -418,6 +422,146 @@ class ExportView(APIView):
         response = JsonResponse(export, json_dumps_params={"indent": 2})
         response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
         return response
+
+
+CHAT_EXAMPLE = OpenApiExample(
+    "A chat message",
+    value={"id": 7, "name": "ada", "text": "Good game!", "at": "2026-11-25T02:51:05.123Z"},
+    response_only=True,
+)
+CHAT_POST_EXAMPLE = OpenApiExample("Say something", value={"text": "Good game!"}, request_only=True)
+CHAT_RATE_LIMITED = {
+    429: error_response(
+        "Too many chat messages from this player (RATE_LIMIT_CHAT, 10 per 10 seconds by "
+        "default); the Retry-After header says how many seconds to wait."
+    ),
+}
+CHAT_PUSHED = (
+    "Every socket of the game (`/ws/games/<id>/`) is sent the new message as "
+    '`{"type": "chat", "id", "name", "text", "at"}`; `at` is ISO 8601 in UTC. Chat is not a '
+    "move: the game's version and move log stay as they are."
+)
+
+
+def chat_log_answer(request, game_id: int | None):
+    query = s.ChatQuery(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    messages = selectors.chat_log(game_id, since_id=query.validated_data["since"])
+    return Response([selectors.chat_json(message) for message in messages])
+
+
+def chat_seat(request, game_id: int) -> SeatRef:
+    """The seat a chat message at a game comes from; anyone else is a spectator (403), who may
+    read the chat but not write in it."""
+    try:
+        return acting_seat(request, game_id)
+    except Forbidden:
+        if isinstance(request.auth, SeatRef):
+            raise  # a seat token of another game: that is what is wrong
+        raise Forbidden(services.SPECTATORS_READ) from None
+
+
+class ChatView(APIView):
+    authentication_classes = AUTH
+    parser_classes = JSON_BODY
+
+    @extend_schema(
+        tags=["Chat"],
+        summary="Read a game's chat",
+        description=(
+            "Anyone who can watch the game may read its chat: the messages oldest first, at most "
+            f"{selectors.CHAT_PAGE} at a time; `?since=<id>` reads those after a message."
+        ),
+        parameters=[s.ChatQuery],
+        responses={200: s.ChatOut(many=True), **ERROR_RESPONSES, **NOT_FOUND},
+        examples=[CHAT_EXAMPLE],
+    )
+    def get(self, request, game_id: int):
+        game = selectors.game_row(game_id)
+        return chat_log_answer(request, game.pk)
+
+    @extend_schema(
+        tags=["Chat"],
+        summary="Write in a game's chat",
+        description=(
+            "Only a seated player writes (a seat token, an account's Bearer token, or the "
+            "browser's session); spectators read but may not write (403). The text is 1 to "
+            f"{s.CHAT_MAX_LENGTH} characters once stripped, plain text. " + CHAT_PUSHED
+        ),
+        request=s.ChatRequest,
+        responses={
+            201: s.ChatOut,
+            **JSON_BODY_RESPONSES,
+            **NOT_FOUND,
+            403: error_response("Spectators can read the chat but not write in it."),
+            **CHAT_RATE_LIMITED,
+        },
+        examples=[CHAT_POST_EXAMPLE, CHAT_EXAMPLE],
+    )
+    def post(self, request, game_id: int):
+        seat = chat_seat(request, game_id)
+        body = s.ChatRequest(data=request.data)
+        body.is_valid(raise_exception=True)
+        message = services.chat_post(
+            game_id=seat.game_id, player_id=seat.player_id, text=body.validated_data["text"]
+        )
+        return Response(selectors.chat_json(message), status=status.HTTP_201_CREATED)
+
+
+class LobbyChatView(APIView):
+    authentication_classes = AUTH
+    parser_classes = JSON_BODY
+
+    @extend_schema(
+        tags=["Chat"],
+        summary="Read the lobby's chat",
+        description=(
+            f"The lobby's messages oldest first, at most {selectors.CHAT_PAGE} at a time; "
+            "`?since=<id>` reads those after a message."
+        ),
+        parameters=[s.ChatQuery],
+        responses={200: s.ChatOut(many=True), **ERROR_RESPONSES, **TOKEN_RESPONSES},
+        examples=[CHAT_EXAMPLE],
+    )
+    def get(self, request):
+        return chat_log_answer(request, None)
+
+    @extend_schema(
+        tags=["Chat"],
+        summary="Write in the lobby's chat",
+        description=(
+            "A player with a name writes: a browser's session (with its CSRF token) whose "
+            "player has chosen a name, an account's Bearer token, or a seat token (as the "
+            "seat's player, under the player's name). The text is 1 to "
+            f"{s.CHAT_MAX_LENGTH} characters once stripped, plain text. The lobby's sockets are "
+            'sent it as `{"type": "chat", "id", "name", "text", "at"}`.'
+        ),
+        request=s.ChatRequest,
+        responses={
+            201: s.ChatOut,
+            **JSON_BODY_RESPONSES,
+            **TOKEN_RESPONSES,
+            403: error_response("No name to write under: choose one, or sign in."),
+            **CHAT_RATE_LIMITED,
+        },
+        examples=[CHAT_POST_EXAMPLE, CHAT_EXAMPLE],
+    )
+    def post(self, request):
+        if isinstance(request.auth, AccountGrant):
+            player_id = account_player(request.auth.user, create=True).pk
+        elif isinstance(request.auth, SeatRef):
+            player_id = request.auth.player_id  # a seat's player, under its own name
+        else:
+            player = session_player_for_write(request)
+            if player is None:
+                raise Forbidden(services.NAMELESS)
+            player_id = player.pk
+        body = s.ChatRequest(data=request.data)
+        body.is_valid(raise_exception=True)
+        message = services.chat_post(
+            game_id=None, player_id=player_id, text=body.validated_data["text"]
+        )
+        return Response(selectors.chat_json(message), status=status.HTTP_201_CREATED)
 
 
 @csrf_exempt  # it changes nothing, and a POST to a wrong address deserves a JSON 404 too

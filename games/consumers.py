@@ -5,10 +5,13 @@ without either it watches. It may send the same actions as the JSON API::
 
     {"type": "declare"}                       -> {"type": "result", "outcome": ..., "version": n}
     {"type": "sync"}                          -> {"type": "state", "version": n, "view": {...}}
+    {"type": "chat", "text": "Good game!"}    -> every socket: {"type": "chat", "id", "name",
+                                                 "text", "at"} (at: ISO 8601, UTC)
 
 Every change to the game is pushed as ``{"type": "state", "version": n, "view": {...}}``; a
 client that sees a gap in versions sends ``{"type": "sync"}``. Errors come back as
-``{"type": "error", "detail": "...", "code": "..."}`` and never close the socket. The socket
+``{"type": "error", "detail": "...", "code": "..."}`` and never close the socket (a refused chat
+message's also say ``"for": "chat"``; a watcher may read the chat but not write in it). The socket
 also wakes itself at the game's next deadline, so a socket-only table still times out.
 
 `GameConsumer` is a Channels consumer in its game's group on the channel layer
@@ -234,6 +237,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             {"type": "rematch", "game": message["next"], "url": url, "by": message.get("by")}
         )
 
+    async def game_chat(self, message: dict) -> None:
+        """A chat message written at the game (services.chat_post)."""
+        await self.send_json({"type": "chat", **message["chat"]})
+
     # -- what the socket sends -----------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
@@ -257,6 +264,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         if action["type"] == "sync":
             await self.send_state()
             return
+        if action["type"] == "chat":
+            await self.chat(action.get("text"))
+            return
         if self.seat is None:
             await self.send_error("You are watching: join the game to act.", "forbidden")
             return
@@ -271,5 +281,21 @@ class GameConsumer(AsyncWebsocketConsumer):
         # The mover sees its own move at once (the group's message then finds it shown).
         await self.send_state(force=False, game=result.game)
 
-    async def send_error(self, detail: str, code: str) -> None:
-        await self.send_json({"type": "error", "detail": detail, "code": code})
+    async def chat(self, text) -> None:
+        """Write a chat message for this socket's seat; every socket of the game (this one too)
+        is sent it by the game's group."""
+        if self.seat is None:
+            await self.send_error(services.SPECTATORS_READ, "forbidden", about="chat")
+            return
+        try:
+            await runtime.run_db(
+                services.chat_post, game_id=self.game_id, player_id=self.seat.player_id, text=text
+            )
+        except GameError as exc:
+            await self.send_error(str(exc), getattr(exc, "code", "invalid"), about="chat")
+
+    async def send_error(self, detail: str, code: str, *, about: str | None = None) -> None:
+        error = {"type": "error", "detail": detail, "code": code}
+        if about is not None:
+            error["for"] = about
+        await self.send_json(error)

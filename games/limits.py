@@ -1,6 +1,7 @@
 """Per-client rate limits on joins and moves, the same for every way in.
 
-Two scopes, each set in settings (from the environment) as "N/s", "N/min", "N/hour" or "off":
+Three scopes, each set in settings (from the environment) as "N/s", "N/min", "N/hour" (or a
+period of several units, "N/10s"), or "off":
 
 - ``joins`` (RATE_LIMIT_JOINS, default 60/min): creating or joining a game, and a new name at a
   plain-text table; counted per client address (the ASGI scope's client, so run daphne with
@@ -8,6 +9,8 @@ Two scopes, each set in settings (from the environment) as "N/s", "N/min", "N/ho
 - ``moves`` (RATE_LIMIT_MOVES, default 20/s): actions through the JSON API, the WebSocket and
   the plain-text protocol; counted per seat (a table's player name for the text protocol).
   Computer players are not limited.
+- ``chat`` (RATE_LIMIT_CHAT, default 10/10s): chat messages at a game or in the lobby, through
+  the JSON API or the WebSocket; counted per player.
 
 Counts live in Django's cache (Redis when REDIS_URL is set, so every process shares them) in
 fixed windows: at most N requests per window of the period; the next window starts afresh. A
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,7 +35,8 @@ from games.errors import GameError
 
 PERIODS = {"s": 1, "sec": 1, "second": 1, "min": 60, "minute": 60, "h": 3600, "hour": 3600}
 WORDS = {1: "second", 60: "minute", 3600: "hour"}
-SCOPE_WORDS = {"joins": "joins", "moves": "moves"}
+SCOPE_WORDS = {"joins": "joins", "moves": "moves", "chat": "chat messages"}
+_PERIOD = re.compile(r"^(\d*)\s*([a-z]+)$")
 
 
 @dataclass(frozen=True)
@@ -40,7 +45,9 @@ class Rate:
     period: int
 
     def __str__(self) -> str:
-        return f"{self.count} per {WORDS[self.period]}"
+        if self.period in WORDS:
+            return f"{self.count} per {WORDS[self.period]}"
+        return f"{self.count} per {self.period} seconds"
 
 
 class RateLimited(GameError):
@@ -58,17 +65,21 @@ class RateLimited(GameError):
 
 @lru_cache(maxsize=16)
 def parse_rate(text: str) -> Rate | None:
-    """'20/s' -> Rate(20, 1); 'off' (or empty, or a count of 0) -> None."""
+    """'20/s' -> Rate(20, 1); '10/10s' -> Rate(10, 10); 'off' (or empty, or a count of 0) ->
+    None."""
     text = (text or "").strip().lower()
     if text in ("", "off", "none", "0"):
         return None
     count, _, unit = text.partition("/")
     try:
         number = int(count)
-        period = PERIODS[unit.strip()]
-    except (ValueError, KeyError):
+        times, name = _PERIOD.match(unit.strip()).groups()
+        period = int(times or 1) * PERIODS[name]
+        if period <= 0:
+            raise ValueError("an empty period")
+    except (ValueError, KeyError, AttributeError):
         raise ValueError(
-            f"a rate limit is 'N/s', 'N/min', 'N/hour' or 'off', not {text!r}"
+            f"a rate limit is 'N/s', 'N/min', 'N/hour', 'N/10s' or 'off', not {text!r}"
         ) from None
     return Rate(number, period) if number > 0 else None
 
@@ -113,7 +124,7 @@ def check_join(request) -> None:
 
 
 def check_settings(app_configs=None, **kwargs) -> list:
-    """System check (`manage.py check`, `migrate`): both rates must parse."""
+    """System check (`manage.py check`, `migrate`): every rate must parse."""
     from django.core.checks import Error
 
     problems = []

@@ -199,3 +199,35 @@ class Rematch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} -> {self.next_game_id}"
+
+
+class ChatMessage(models.Model):
+    """A line of chat at a game, or in the lobby (no game): who wrote it, under the name shown,
+    and when. Chat is not a move: it never enters the move log and never changes a game."""
+
+    # Null: the lobby's chat. Indexed by chat_game_order (game, id): the log is read in order.
+    game = models.ForeignKey(
+        Game,
+        null=True,
+        blank=True,
+        related_name="chat_messages",
+        on_delete=models.CASCADE,
+        db_index=False,
+    )
+    player = models.ForeignKey(
+        Player, null=True, blank=True, related_name="chat_messages", on_delete=models.SET_NULL
+    )
+    # The name as it was shown when written (a seat's name at a game, the player's in the lobby).
+    name = models.CharField(max_length=40)
+    text = models.CharField(max_length=250)
+    # When it was written, in Unix ms: the replay puts it among the moves by their at_ms.
+    at_ms = models.BigIntegerField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["game", "id"], name="chat_game_order")]
+
+    def __str__(self) -> str:
+        where = f"game {self.game_id}" if self.game_id else "the lobby"
+        return f"{self.name} in {where}: {self.text[:40]}"

@@ -178,6 +178,7 @@ def live_page_context(request, game: Game) -> dict:
         "computers_url": reverse("game-computers", args=[game.pk]),
         "replay_url": reverse("replay", args=[game.pk]),
         "rematch_url": reverse("game-rematch", args=[game.pk]),
+        "chat_url": reverse("game-chat", args=[game.pk]),
         "page_url": game_url(game),
         "csrf": get_token(request),
         "name": player.name if player else None,
@@ -202,6 +203,10 @@ def live_page_context(request, game: Game) -> dict:
         "seat_ratings": selectors.seat_ratings(game),
         # A finished game played again already: where (its players may still join it).
         "rematch_url": selectors.rematch_url(game) if game.status == Game.Status.OVER else None,
+        # The chat's latest lines (escaped by the template), and whether this visitor writes.
+        "chat": [selectors.chat_json(message) for message in selectors.chat_recent(game.pk)],
+        "chat_max": services.CHAT_MAX_LENGTH,
+        "can_chat": seat is not None and not seat.is_computer,
     }
 
 
@@ -218,6 +223,7 @@ def replay_page(request, game_id: int):
         "replay.html",
         {
             "game": game,
+            "chat": [selectors.chat_json(m) for m in selectors.chat_log(game.pk, limit=10_000)],
             "seats": seats,
             "winners": _winners(seats) if game.status == Game.Status.OVER else [],
             "description": _describe(game),

@@ -55,8 +55,9 @@ def group_name(game_id: int) -> str:
     return f"game-{game_id}"
 
 
-# The group of every open lobby socket (games.consumers.LobbyConsumer).
 LOBBY_GROUP = "lobby"
+"""The channel-layer group of the lobby's followers: its chat is sent there as
+``{"type": "lobby.chat", "chat": {"id", "name", "text", "at"}}``."""
 
 
 def publish(message: dict) -> None:
@@ -75,18 +76,27 @@ def publish(message: dict) -> None:
     layer.group_send_soon(group_name(message["game"]), message)
 
 
-def publish_lobby() -> None:
+def lobby_changed() -> None:
     """Tell the lobby that its lists changed (a table was made, a seat taken, a game ended): a
     ``lobby.changed`` message, whose `id` lets the sockets that hear the same news share one
     reading of the lists. Each lobby socket reads them again, at most so often
     (LOBBY_REFRESH_S), so a burst of news costs each socket one or two reads."""
     layer = get_channel_layer()
     if isinstance(layer, GamesLayer):
-        message = {"type": "lobby.changed", "id": f"{layer.origin}:{next(_lobby_news)}"}
-        layer.group_send_soon(LOBBY_GROUP, message)
+        publish_lobby({"type": "lobby.changed", "id": f"{layer.origin}:{next(_lobby_news)}"})
 
 
 _lobby_news = itertools.count(1)
+
+
+def publish_lobby(message: dict) -> None:
+    """Tell the lobby's group (LOBBY_GROUP) something, from any thread, as `publish` does."""
+    layer = get_channel_layer()
+    if not isinstance(layer, GamesLayer):
+        raise ImproperlyConfigured(
+            'CHANNEL_LAYERS["default"] must be games.realtime.GamesLayer (config/settings.py).'
+        )
+    layer.group_send_soon(LOBBY_GROUP, message)
 
 
 def attach_loop() -> None:

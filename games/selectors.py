@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.db import connection
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.urls import reverse
 
 from games import ratings, runtime, store
 from games.errors import NotFound
-from games.models import Game, Move, Rating, RatingChange, Rematch, Seat
+from games.models import ChatMessage, Game, Move, Rating, RatingChange, Rematch, Seat
 from games.rules import get_rules
 from games.store import TableHead, head_of
 
@@ -237,7 +239,7 @@ def game_replay(game: Game, *, start: int = 0, limit: int | None = None) -> dict
         )
         step["view"] = rules.view(state, None, at)
         steps.append(step)
-    body = {"game": game_summary(game), "steps": steps}
+    body = {"game": game_summary(game), "steps": steps, "chat": replay_chat(game)}
     if total is not None:
         following = start + len(steps)
         body.update(
@@ -247,6 +249,12 @@ def game_replay(game: Game, *, start: int = 0, limit: int | None = None) -> dict
             next_start=following if following < total else None,
         )
     return body
+
+
+def replay_chat(game: Game) -> list[dict]:
+    """A game's chat for its replay: each message with its time in ms (`at_ms`), to place it
+    among the steps."""
+    return [{**chat_json(m), "at_ms": m.at_ms} for m in chat_log(game.pk, limit=10_000)]
 
 
 def moves_with_seats() -> Prefetch:
@@ -266,11 +274,63 @@ def game_export(game: Game, *, full: bool) -> dict:
     prefetch_related_objects([game], moves_with_seats())  # nothing more if fetched already
     data["moves"] = [move_json(move) for move in game.moves.all()]
     data["created_ms"] = game.created_ms
+    data["chat"] = chat_export(game)
     if full:
         data.update(options=game.options, seed=game.seed, state=game.state)
     else:
         data.update(seed=None, state=None)
     return data
+
+
+# -- chat -----------------------------------------------------------------------------------------
+
+CHAT_PAGE = 200  # messages a read of the chat log answers at most
+
+
+def chat_at(at_ms: int) -> str:
+    """When a chat message was written, as ISO 8601 in UTC to the millisecond."""
+    moment = datetime.datetime.fromtimestamp(at_ms / 1000, tz=datetime.UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def chat_json(message: ChatMessage) -> dict:
+    """A chat message as the API, the sockets and the pages show it."""
+    return {
+        "id": message.pk,
+        "name": message.name,
+        "text": message.text,
+        "at": chat_at(message.at_ms),
+    }
+
+
+def chat_log(game_id: int | None, since_id: int | None = None, limit: int = CHAT_PAGE) -> list:
+    """A game's chat (None: the lobby's), oldest first: the first `limit` messages after the
+    message `since_id` (all of them from the start when None)."""
+    messages = ChatMessage.objects.filter(game_id=game_id)  # None: IS NULL, the lobby's
+    if since_id:
+        messages = messages.filter(id__gt=since_id)
+    return list(messages.order_by("id")[: max(limit, 1)])
+
+
+def chat_recent(game_id: int | None, limit: int = 50) -> list:
+    """The latest `limit` messages of a game's chat (None: the lobby's), oldest first: what a
+    page shows when it opens."""
+    messages = ChatMessage.objects.filter(game_id=game_id)  # None: IS NULL, the lobby's
+    return list(reversed(messages.order_by("-id")[:limit]))
+
+
+def chat_with_games() -> Prefetch:
+    """A game's whole chat in order (for exports of many games: one query for all of them)."""
+    return Prefetch("chat_messages", queryset=ChatMessage.objects.order_by("id"))
+
+
+def chat_export(game: Game) -> list[dict]:
+    """A game's chat as its export shows it: name, text and when, in order (read here, or
+    prefetched with `chat_with_games`)."""
+    prefetch_related_objects([game], chat_with_games())
+    return [
+        {"name": m.name, "text": m.text, "at": chat_at(m.at_ms)} for m in game.chat_messages.all()
+    ]
 
 
 # -- ratings ------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from rest_framework.fields import empty
 from rest_framework.settings import api_settings
 
 from games import names
-from games.models import Game
+from games.models import ChatMessage, Game
 from games.rules import kinds
 from games.schema import OneOf
 
@@ -317,6 +317,73 @@ class MoveOut(serializers.Serializer):
     created = serializers.DateTimeField()
 
 
+# --- chat -----------------------------------------------------------------------------------------
+
+CHAT_MAX_LENGTH = ChatMessage._meta.get_field("text").max_length  # services.chat_text checks it
+
+
+@extend_schema_field(
+    {"type": "string", "minLength": 1, "maxLength": CHAT_MAX_LENGTH, "pattern": r"\S"}
+)
+class ChatTextField(serializers.Field):
+    """The text of a chat message, passed on as sent: the service checks it and names what is
+    wrong (not text, empty, too long) in one sentence."""
+
+    def validate_empty_values(self, data):
+        if data is None:  # not text: the service says so, as for a number
+            return (False, None)
+        return super().validate_empty_values(data)
+
+    def to_internal_value(self, data):
+        return data
+
+    def to_representation(self, value):
+        return value
+
+
+class ChatRequest(serializers.Serializer):
+    text = ChatTextField(
+        help_text=(
+            f"1 to {CHAT_MAX_LENGTH} characters once stripped of spaces at either end; plain text "
+            "(shown as written, never as HTML)."
+        ),
+    )
+
+    def to_internal_value(self, data):
+        if not isinstance(data, dict):
+            raise serializers.ValidationError(
+                {api_settings.NON_FIELD_ERRORS_KEY: ['A chat message is {"text": "..."}.']}
+            )
+        return super().to_internal_value(data)
+
+
+class ChatOut(serializers.Serializer):
+    id = serializers.IntegerField(help_text="Increasing: read newer messages with ?since=<id>.")
+    name = serializers.CharField(help_text="The writer's name (at a game, their seat's).")
+    text = serializers.CharField(help_text="As written: plain text, to be shown escaped.")
+    at = serializers.DateTimeField(help_text="When it was written: ISO 8601, UTC, to the ms.")
+
+
+class ChatExportOut(serializers.Serializer):
+    name = serializers.CharField()
+    text = serializers.CharField()
+    at = serializers.DateTimeField(help_text="ISO 8601, UTC, to the ms.")
+
+
+class ReplayChatOut(ChatOut):
+    at_ms = serializers.IntegerField(help_text="When it was written, in Unix ms (as steps').")
+
+
+class ChatQuery(serializers.Serializer):
+    since = QueryIntegerField(
+        required=False,
+        default=0,
+        min_value=0,
+        max_value=2**63 - 1,
+        help_text="Only messages after the one with this id (default 0: from the first).",
+    )
+
+
 class ReplayStepOut(MoveOut):
     view = serializers.DictField(help_text="What a watcher saw right after this step.")
 
@@ -349,6 +416,9 @@ class ReplayOut(serializers.Serializer):
     next_start = serializers.IntegerField(
         required=False, allow_null=True, help_text="With paging: the next page's start, or null."
     )
+    chat = ReplayChatOut(
+        many=True, help_text="The game's chat, oldest first, to place among the steps by time."
+    )
 
 
 class ExportOut(GameOut):
@@ -356,3 +426,4 @@ class ExportOut(GameOut):
     created_ms = serializers.IntegerField()
     state = serializers.DictField(allow_null=True, help_text="Null while the game is played.")
     moves = MoveOut(many=True)
+    chat = ChatExportOut(many=True, help_text="The game's chat, oldest first.")

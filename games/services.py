@@ -35,7 +35,7 @@ from django.db import IntegrityError, transaction
 
 from games import limits, ratings, realtime, runtime, selectors, store
 from games.errors import Conflict, Forbidden, GameError, NotFound, RuleError
-from games.models import Game, Rematch
+from games.models import ChatMessage, Game, Player, Rematch, Seat
 from games.planning import (
     COMPUTER_SPEEDS_S,
     OVER,
@@ -240,7 +240,7 @@ def announce(announced: list) -> None:
             realtime.publish(message)
             lobby = lobby or woke
     if lobby:
-        realtime.publish_lobby()
+        realtime.lobby_changed()
 
 
 def _woke(game_id: int) -> bool:
@@ -575,6 +575,74 @@ def game_rematch(*, game_id: int, player_id: int) -> tuple[Game, store.SeatRef, 
         return new, ref, False
     written = run(join(game_id=new.pk, name=seat.name, player_id=player_id))
     return new, seat_ref(new.pk, written.change.new_seat), True
+
+
+# -- chat -----------------------------------------------------------------------------------------
+
+CHAT_MAX_LENGTH = ChatMessage._meta.get_field("text").max_length
+SPECTATORS_READ = "Spectators can read the chat but not write in it."
+NAMELESS = "Choose a name first (in the lobby, or sign in) to write in the chat."
+
+
+def chat_text(text) -> str:
+    """The chat text as stored (stripped), or the error naming what is wrong with it."""
+    if not isinstance(text, str):
+        raise GameError('A chat message is text: send {"text": "..."} with a string.')
+    text = text.strip()
+    if not text:
+        raise GameError("A chat message needs some text.")
+    if len(text) > CHAT_MAX_LENGTH:
+        raise GameError(
+            f"A chat message is at most {CHAT_MAX_LENGTH} characters; this one has {len(text)}."
+        )
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        raise GameError("A chat message is plain text: no unpaired surrogate.") from None
+    if "\x00" in text:  # PostgreSQL stores no NUL in text
+        raise GameError("A chat message is plain text: no NUL character.")
+    return text
+
+
+def chat_post(*, game_id: int | None, player_id: int, text, now: int | None = None) -> ChatMessage:
+    """Write a line in a game's chat (`game_id`), or in the lobby's (None), and tell whoever
+    follows it. The platform's order of checks: who acts (a seated player of the game; in the
+    lobby, any named player), whether the text is well formed (1 to CHAT_MAX_LENGTH characters
+    once stripped), the player's chat rate limit. Chat is not a move: the game's version, state
+    and move log stay as they are."""
+    if game_id is not None:
+        game_id = selectors.game_id_of(game_id)
+        seat = (
+            Seat.objects.filter(game_id=game_id, player_id=player_id, is_computer=False)
+            .only("name")
+            .first()
+        )
+        if seat is None:
+            selectors.game_row(game_id)  # an unknown game is a 404, not a 403
+            raise Forbidden(SPECTATORS_READ)
+        name = seat.name
+    else:
+        player = Player.objects.filter(pk=player_id, is_computer=False).only("name").first()
+        if player is None or not player.name:
+            raise Forbidden(NAMELESS)
+        name = player.name
+    text = chat_text(text)
+    limits.check("chat", f"player:{player_id}")
+    message = ChatMessage.objects.create(
+        game_id=game_id,
+        player_id=player_id,
+        name=name,
+        text=text,
+        at_ms=now_ms() if now is None else now,
+    )
+    chat = selectors.chat_json(message)
+    if game_id is None:
+        announced = {"type": "lobby.chat", "chat": chat}
+        transaction.on_commit(lambda: realtime.publish_lobby(announced))
+    else:
+        announced = {"type": "game.chat", "game": game_id, "chat": chat}
+        transaction.on_commit(lambda: realtime.publish(announced))
+    return message
 
 
 def seat_ref(game_id: int, new: NewSeat) -> store.SeatRef:

@@ -71,6 +71,7 @@ class Server:
             DJANGO_SETTINGS_MODULE="config.settings",
             RATE_LIMIT_JOINS="off",
             RATE_LIMIT_MOVES="off",
+            RATE_LIMIT_CHAT="off",
         )
         if like is not None:
             for key in ("DATABASE_URL", "REDIS_URL", "CHANNEL_PREFIX"):
@@ -211,6 +212,7 @@ def pytest_configure(config):
 
     django_settings.RATE_LIMIT_JOINS = "off"
     django_settings.RATE_LIMIT_MOVES = "off"
+    django_settings.RATE_LIMIT_CHAT = "off"
     # Test processes share one Redis but not one database: each gets keys of its own.
     prefix = f"test-{os.getpid()}"
     for layer in django_settings.CHANNEL_LAYERS.values():

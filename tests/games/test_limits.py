@@ -57,9 +57,8 @@ def test_a_wrong_rate_stops_the_server_at_its_checks():
         timeout=120,
     )
     assert result.returncode != 0
-    assert "RATE_LIMIT_MOVES: a rate limit is 'N/s', 'N/min', 'N/hour' or 'off', not 'fast'" in (
-        result.stderr
-    )
+    expected = "a rate limit is 'N/s', 'N/min', 'N/hour', 'N/10s' or 'off', not 'fast'"
+    assert f"RATE_LIMIT_MOVES: {expected}" in result.stderr
     assert "Traceback" not in result.stderr
 
 

@@ -96,3 +96,24 @@ export function chooseKeyboardLayout(name) {
     // storage refused: the choice lasts for this page only
   }
 }
+
+const CHAT_KEY = "chat-hidden";
+
+/** Tell whether this browser hides the chat (its lines and its input). */
+export function chatHidden() {
+  try {
+    return window.localStorage.getItem(CHAT_KEY) === "1";
+  } catch {
+    return false; // storage refused: the chat shows
+  }
+}
+
+/** Remember whether this browser hides the chat. */
+export function setChatHidden(hidden) {
+  try {
+    if (hidden) window.localStorage.setItem(CHAT_KEY, "1");
+    else window.localStorage.removeItem(CHAT_KEY);
+  } catch {
+    // storage refused: the choice lasts for this page only
+  }
+}

@@ -4,6 +4,7 @@
  *     state(message) {...},   // {"type": "state", "version": n, "view": {...}}
  *     result(message) {...},  // {"type": "result", "outcome": {...}, "version": n}
  *     error(message) {...},   // {"type": "error", "detail": "...", "code": "..."}
+ *     chat(message) {...},    // {"type": "chat", "id", "name", "text", "at"}
  *     status(state) {...},    // "connecting" | "live" | "reconnecting" | "closed"
  *   });
  *   socket.send({type: "hint"});  // false when not connected (use the HTTP API then)

@@ -1,13 +1,15 @@
 /* The replay page: step through a game's moves with the board as it was after each one.
  *
  * Data: GET /api/games/<id>/replay -> {"game": summary, "steps": [{seq, actor, action, outcome,
- * at_ms, view}...]}, step 0 being the deal. Set views are drawn as cards, Square Game views as
+ * at_ms, view}...], "chat": [{id, name, text, at, at_ms}...]}, step 0 being the deal. The chat's
+ * lines are put among the moves by their time (text only: never read as HTML). Set views are drawn as cards, Square Game views as
  * their board; other kinds show their view as JSON.
  */
 
 import {request} from "../lib/api.js";
 import {onLayoutChange, render} from "../lib/board.js";
 import {deck} from "../lib/cards.js";
+import {chatLine} from "../lib/chat.js";
 import {clock} from "../lib/format.js";
 import {renderScores} from "../lib/scores.js";
 import {describeAction, describeOutcome, nextCards} from "../replay/describe.js";
@@ -18,6 +20,7 @@ const cfg = JSON.parse(document.getElementById("replay-config").textContent);
 const card = deck(cfg.deck);
 const phrase = (text) => card(text).phrase;
 let steps = [];
+let chat = [];
 let index = 0;
 const $ = (id) => document.getElementById(id);
 const el = {
@@ -79,7 +82,7 @@ function show(i) {
   renderScores(el.scores, (step.view && step.view.scores) || {});
   el.first.disabled = el.prev.disabled = index === 0;
   el.next.disabled = el.last.disabled = index === steps.length - 1;
-  [...el.list.children].forEach((item, n) => {
+  el.list.querySelectorAll("li[data-step]").forEach((item, n) => {
     if (n === index) {
       item.setAttribute("aria-current", "step");
       keepInList(el.list, item);
@@ -89,10 +92,24 @@ function show(i) {
   });
 }
 
+/** A chat line of the list: when (since the deal), who, what. */
+function chatItem(message) {
+  const item = chatLine(message);
+  const time = item.querySelector(".chat-time");
+  time.className = "move-time";
+  time.textContent = clock(Math.max(0, message.at_ms - steps[0].at_ms));
+  return item;
+}
+
 function buildList() {
   el.list.textContent = "";
+  let said = 0; // chat lines listed so far: each goes after the last step made before it
   steps.forEach((step, n) => {
+    while (n > 0 && said < chat.length && chat[said].at_ms < step.at_ms) {
+      el.list.appendChild(chatItem(chat[said++]));
+    }
     const item = document.createElement("li");
+    item.dataset.step = String(n);
     const button = document.createElement("button");
     button.type = "button";
     button.className = "move";
@@ -104,6 +121,7 @@ function buildList() {
     item.appendChild(button);
     el.list.appendChild(item);
   });
+  while (said < chat.length) el.list.appendChild(chatItem(chat[said++]));
 }
 
 el.first.addEventListener("click", () => show(0));
@@ -132,8 +150,12 @@ if (!reply.ok || !reply.data.steps) {
   el.label.textContent = reply.ok ? "The replay could not be loaded." : reply.detail;
 } else {
   steps = reply.data.steps;
+  chat = reply.data.chat || [];
   el.slider.max = String(steps.length - 1);
   buildList();
+  // The chat is among the moves now: its own panel (for pages without scripts) would repeat it.
+  const chatPanel = $("replay-chat-panel");
+  if (chatPanel) chatPanel.hidden = true;
   show(0);
   root.setAttribute("data-loaded", "1");
 }

@@ -13,6 +13,7 @@
  */
 
 import {request, useCsrfToken} from "../lib/api.js";
+import {mountChat} from "../lib/chat.js";
 import {plural} from "../lib/format.js";
 import {renderRatings} from "../lib/ratings.js";
 import {GameSocket, showStatus} from "../lib/socket.js";
@@ -428,7 +429,12 @@ function start(root) {
     }
     const before = (view.names || []).join(",");
     const wasOver = !!view.over;
+    const lastBefore = JSON.stringify(view.last || null);
     view = newView;
+    // Each move, in words, in the game's log beside its chat.
+    if (view.last && JSON.stringify(view.last) !== lastBefore) {
+      chat.note(withNames(view, view.last.message));
+    }
     // New players, or the end (a rated game has rated its players by then): read the seats.
     if ((view.names || []).join(",") !== before || (view.over && !wasOver)) refreshSeats();
     if (view.over && !wasOver) showStatus(ui.connection, socketState, {over: true});
@@ -530,17 +536,35 @@ function start(root) {
 
   // --- live ------------------------------------------------------------------------------------
 
+  // The game's log: its moves in words, and its chat (posted over the socket, else the API).
+  const chat = mountChat(byId("chat-panel"), {
+    url: cfg.chat_url,
+    canWrite: !!view.seat,
+    async send(text) {
+      if (socket && socket.send({type: "chat", text})) return {ok: true};
+      const reply = await request("POST", cfg.chat_url, {text});
+      if (reply.ok) chat.add(reply.data);
+      return reply;
+    },
+  });
+
   socket = new GameSocket(cfg.ws_url, {
     state: (message) => update(message.version, message.view),
+    chat: (message) => chat.add(message),
     result: (message) => {
       pending = false;
       say(outcomeText(message.outcome || {}, cfg.meanings), "good");
     },
     error: (message) => {
+      if (message.for === "chat") {
+        chat.error(message.detail);
+        return;
+      }
       pending = false;
       refused(message.detail);
     },
     status: (state) => {
+      if (state === "live" && socketState === "reconnecting") chat.refresh();
       socketState = state;
       showStatus(ui.connection, state, {over: !!view.over});
     },

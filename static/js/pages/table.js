@@ -10,6 +10,7 @@
 import {request, useCsrfToken} from "../lib/api.js";
 import {cells, onLayoutChange, render} from "../lib/board.js";
 import {deck} from "../lib/cards.js";
+import {mountChat} from "../lib/chat.js";
 import {chooseKeyboardLayout, keyboardLayout} from "../lib/prefs.js";
 import {clock, plural} from "../lib/format.js";
 import {renderRatings} from "../lib/ratings.js";
@@ -173,6 +174,7 @@ function onResult(message) {
     case "claim":
       pending = null;
       if (o.claim === "set") {
+        log(mode === "ultra" ? "You found an ultra." : "You found a set.");
         const word = mode === "ultra" ? "Ultra!" : "Set!";
         say(
           `${word} ${cfg.solitaire ? "" : `You have ${plural(o.score, noun[0], noun[1])}.`}` +
@@ -182,6 +184,7 @@ function onResult(message) {
       } else if (o.claim === "not_set") {
         play(soundFor({outcome: o}));
         const wrong = `Not ${mode === "ultra" ? "an ultra" : "a set"}.`;
+        log(`You claimed ${claimSize === 4 ? "four" : "three"} cards that are ${wrong.toLowerCase().replace(".", "")}.`);
         if (o.locked_out) {
           say(`${wrong} You are locked out until another player scores.`, "bad");
         } else if (o.released && !cfg.solitaire && (view.players || []).length > 1) {
@@ -193,9 +196,11 @@ function onResult(message) {
       break;
     case "pick":
       if (o.pick === "set") {
+        log("You found a set.");
         judged = true;
         say(`Set! +${o.points} points.${o.hinted ? " (hinted)" : ""}`, "good");
       } else if (o.pick === "not_set") {
+        log("You picked three cards that are not a set.");
         play(soundFor({outcome: o}));
         judged = true;
         say(`Not a set: ${penalty(o.points, o.delta, o.score)}`, "bad");
@@ -241,6 +246,10 @@ function onResult(message) {
 }
 
 function onError(message) {
+  if (message.for === "chat") {
+    if (chat) chat.error(message.detail);
+    return;
+  }
   if (pending) {
     pending = null;
     selection = [];
@@ -266,6 +275,7 @@ function onState(message) {
   if (sound) play(sound);
   const news = tellOthers(before, view, {classic});
   if (news.length) say(news.join(" "), "info");
+  news.forEach(log);
   const state = view.declare ? view.declare.state : "none";
   if (lastDeclare === "my" && state !== "my" && !judged && !view.over) {
     const score = (view.scores || {})[view.you] || 0;
@@ -434,6 +444,7 @@ function drawControls() {
   if (el.deckLeft) el.deckLeft.textContent = String(view.deck_left);
   if (el.soloDeck) el.soloDeck.textContent = String(view.deck_left);
   if (el.joinPanel && (seated() || view.over)) el.joinPanel.hidden = true;
+  if (chat) chat.setWriter(seated());
 }
 
 function badgesOf(name) {
@@ -541,13 +552,36 @@ async function join(name) {
   socket.reconnectNow();
 }
 
+// --- the log: what happens at the table, and the chat -------------------------------------------
+
+/** Say something in the table's log (its chat's timeline). */
+function log(text) {
+  if (chat) chat.note(text);
+}
+
+/** Post a chat message: over the socket (its error, if any, comes back on it), else the API. */
+async function sendChat(text) {
+  if (socket.send({type: "chat", text})) return {ok: true};
+  const reply = await request("POST", cfg.chat_url, {text});
+  if (reply.ok) chat.add(reply.data);
+  return reply;
+}
+
 // --- wiring ----------------------------------------------------------------------------------
+
+const chatPanel = $("chat-panel");
+const chat = chatPanel
+  ? mountChat(chatPanel, {url: cfg.chat_url, canWrite: seated(), send: sendChat})
+  : null;
 
 const socket = new GameSocket(cfg.ws_url, {
   state: onState,
   result: onResult,
   error: onError,
+  chat: (message) => chat?.add(message),
   status: (state) => {
+    // Back after a break: read the chat written meanwhile.
+    if (state === "live" && socketState === "reconnecting" && chat) chat.refresh();
     socketState = state;
     drawStatus();
   },
