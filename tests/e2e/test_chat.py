@@ -109,3 +109,9 @@ def test_the_lobby_has_a_chat_of_its_own(table):
     assert "hello bob" not in lobby.inner_text("#lobby-chat")  # a table's chat stays there
     other = bob.goto("/")  # rendered with the page
     assert "anyone for a game?" in other.inner_text("#lobby-chat .timeline")
+    # Written while the other page is open: pushed over the lobby's socket, no reload.
+    other.wait_for_selector("#online-now li:has-text('ada')")  # its lobby socket is open
+    lobby.fill("#chat-input", "table 5 is open")
+    lobby.press("#chat-input", "Enter")
+    other.wait_for_selector("#lobby-chat .chat-line:has-text('table 5 is open')")
+    assert other.locator("#lobby-chat .chat-line:has-text('table 5 is open')").count() == 1

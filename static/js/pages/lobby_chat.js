@@ -1,6 +1,7 @@
 /* The lobby's chat: its history comes with the page; a message is posted with
  * POST /api/lobby/chat, then the lines this page has not shown yet are read (the posted one, and
- * any written meanwhile). The lobby's live socket adds pushed lines with `add` (lib/chat.js). */
+ * any written meanwhile). Lines written by others arrive over the lobby's live socket
+ * (pages/lobby.js), which passes each on as a "lobby-chat" event on the document. */
 
 import {request} from "../lib/api.js";
 import {mountChat} from "../lib/chat.js";
@@ -21,4 +22,5 @@ if (panel) {
       return reply;
     },
   });
+  document.addEventListener("lobby-chat", (event) => chat.add(event.detail));
 }
