@@ -70,7 +70,7 @@ def test_an_ultraset_table_is_played_to_its_end_with_four_cards_a_claim(browser,
 def test_a_set_chain_table_keeps_the_last_set_beside_the_board(browser, server):
     cyd = Person(browser, server)
     cyd.name_myself("cyd")
-    create_table(cyd, rules="classic", attributes="3", mode="chain")
+    game_id = create_table(cyd, rules="classic", attributes="3", mode="chain")
     page = cyd.page
     board = cyd.cards()
     (first,) = [list(t) for t in itertools.combinations(board, 3) if is_set(codes_of(t, 3), 3)][:1]
@@ -96,6 +96,13 @@ def test_a_set_chain_table_keeps_the_last_set_beside_the_board(browser, server):
     )
     play_until_over(cyd, claim_through_the_chain)
     assert page.locator("#result-panel").is_visible()
+    # The replay shows the chain under the board, step by step.
+    replay = cyd.goto(f"/games/{game_id}/replay/")
+    replay.wait_for_selector("#replay-root[data-loaded='1']")
+    assert replay.locator("#replay-extra").is_hidden()  # the deal: no chain yet
+    replay.click("#last-btn")
+    replay.wait_for_selector("#replay-extra .area-heading:has-text('The chain')")
+    assert replay.locator("#replay-extra .card").count() == 3
     cyd.close()
 
 

@@ -169,6 +169,15 @@ export function render(element, view, opts = {}) {
   return list;
 }
 
+/** Return a row of cards (card texts) drawn small and flat, not to be pressed: a set found, a
+ * chain in a replay. `card` is the page's deck. */
+export function cardRow(texts, card, className = "board mini") {
+  const row = document.createElement("div");
+  row.className = className;
+  render(row, {board: texts.map((text, i) => ({card: text, row: 0, col: i}))}, {card, flat: true});
+  return row;
+}
+
 /** Call `callback` when the board must be drawn again: the screen turned, or a display choice. */
 export function onLayoutChange(callback) {
   narrowMedia().addEventListener("change", callback);

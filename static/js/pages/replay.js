@@ -7,7 +7,7 @@
  */
 
 import {request} from "../lib/api.js";
-import {onLayoutChange, render} from "../lib/board.js";
+import {cardRow, onLayoutChange, render} from "../lib/board.js";
 import {deck} from "../lib/cards.js";
 import {chatLine} from "../lib/chat.js";
 import {clock} from "../lib/format.js";
@@ -26,6 +26,7 @@ const $ = (id) => document.getElementById(id);
 const el = {
   board: $("replay-board"),
   json: $("replay-json"),
+  extra: $("replay-extra"),
   move: $("step-move"),
   label: $("step-label"),
   slider: $("step-slider"),
@@ -50,11 +51,32 @@ function drawBoard(step) {
   el.board.hidden = !drawn;
   if (cfg.kind === "set") {
     render(el.board, step.view, {card, interactive: false, marked: nextCards(steps, index)});
+    drawModeParts(step.view);
   } else if (cfg.kind === "square") {
     renderReplayBoard(el.board, step.view, step);
   } else {
     el.json.textContent = JSON.stringify(step.view, null, 2);
   }
+}
+
+/** A Set-Chain's chain and a puzzle's sets found, under the board, as the table shows them. */
+function drawModeParts(view) {
+  const parts = [];
+  const heading = (text) => {
+    const h = document.createElement("h3");
+    h.className = "area-heading";
+    h.textContent = text;
+    return h;
+  };
+  if (view.chain && view.chain.length) {
+    parts.push(heading("The chain"), cardRow(view.chain.map((cell) => cell.card), card));
+  }
+  if (view.found) {
+    parts.push(heading(`Sets found: ${view.found.length} of ${view.sets_total}`));
+    for (const found of view.found) parts.push(cardRow(found, card));
+  }
+  el.extra.replaceChildren(...parts);
+  el.extra.hidden = !parts.length;
 }
 
 /** Bring the current step into view inside the list's own scroll box, never moving the page

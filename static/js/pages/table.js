@@ -8,7 +8,7 @@
  */
 
 import {request, useCsrfToken} from "../lib/api.js";
-import {cells, onLayoutChange, render} from "../lib/board.js";
+import {cardRow, cells, onLayoutChange, render} from "../lib/board.js";
 import {deck} from "../lib/cards.js";
 import {mountChat} from "../lib/chat.js";
 import {chooseKeyboardLayout, keyboardLayout} from "../lib/prefs.js";
@@ -371,14 +371,6 @@ function turnText() {
   return "Find a set: select three cards.";
 }
 
-/** A row of cards drawn small, not to be pressed (a set found). */
-function cardRow(texts) {
-  const row = document.createElement("div");
-  row.className = "board mini";
-  render(row, {board: texts.map((text, i) => ({card: text, row: 0, col: i}))}, {card, flat: true});
-  return row;
-}
-
 /** The chain beside a Set-Chain board, and a puzzle's sets found. */
 function drawModeAreas() {
   if (el.chain) {
@@ -395,7 +387,7 @@ function drawModeAreas() {
     el.foundSets.replaceChildren(
       ...found.map((texts) => {
         const item = document.createElement("li");
-        item.append(cardRow(texts));
+        item.append(cardRow(texts, card));
         return item;
       }),
     );

@@ -53,10 +53,12 @@ export function describeOutcome(step, phrase) {
     if (event.kind === "timeout") parts.push(`${event.player} ran out of time (${event.delta})`);
     else if (event.cards) parts.push("three cards were added");
   }
+  // Four cards claimed are an UltraSet claim: an ultra, or not one.
+  const what = ((step.action && step.action.cards) || []).length === 4 ? "an ultra" : "a set";
   if (o.claim === "set" || o.pick === "set") {
-    parts.push(`a set! +${o.points}${o.hinted ? " (hinted)" : ""}`);
+    parts.push(`${what}! +${o.points}${o.hinted ? " (hinted)" : ""}`);
   } else if (o.claim === "not_set" || o.pick === "not_set") {
-    parts.push(`not a set${o.points ? ` (${o.points})` : ""}${o.locked_out ? ", locked out" : ""}`);
+    parts.push(`not ${what}${o.points ? ` (${o.points})` : ""}${o.locked_out ? ", locked out" : ""}`);
   }
   if (o.declare === "declarer") parts.push("declaring");
   if (o.declare === "queued") parts.push("in line to declare");
