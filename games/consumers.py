@@ -8,6 +8,10 @@ without either it watches. It may send the same actions as the JSON API::
     {"type": "chat", "text": "Good game!"}    -> every socket: {"type": "chat", "id", "name",
                                                  "text", "at"} (at: ISO 8601, UTC)
 
+A socket opened with ``?presence=1`` is also told who is here: ``{"type": "presence", "here":
+[names]}``, the seats with a socket open, when it connects and whenever one opens or closes (a
+seat's socket counts as here whether or not it asks).
+
 Every change to the game is pushed as ``{"type": "state", "version": n, "view": {...}}``; a
 client that sees a gap in versions sends ``{"type": "sync"}``. Errors come back as
 ``{"type": "error", "detail": "...", "code": "..."}`` and never close the socket (a refused chat
@@ -30,18 +34,23 @@ import logging
 from functools import cached_property
 from urllib.parse import parse_qs
 
+from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import realtime, runtime, selectors, services, store
+from games import presence, realtime, runtime, selectors, services, store
 from games.auth import SESSION_PLAYER_KEY
 from games.errors import GameError
 from games.rules import get_rules
 
 log = logging.getLogger(__name__)
+
+_table_here = sync_to_async(presence.table_here, thread_sensitive=False)
+_table_arrive = sync_to_async(presence.table_arrive, thread_sensitive=False)
+_table_leave = sync_to_async(presence.table_leave, thread_sensitive=False)
 
 MAX_FRAME_BYTES = 16 * 1024
 
@@ -70,6 +79,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.sent_version = -1
         self.timer: asyncio.TimerHandle | None = None
         self.group: str | None = None  # the game's group, while this socket is in it
+        self.member: str | None = None  # this seat's entry in games.presence, while here
+        self.follows_presence = False  # sent who is here (?presence=1)
+        self.heartbeat: asyncio.TimerHandle | None = None
 
     @cached_property
     def game_id(self) -> int:
@@ -132,6 +144,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [None])[0]
+        self.follows_presence = (query.get("presence") or [""])[0] == "1"
         if await services.ahead(self.game_id) is None:
             await self.refuse(4404)
         if token:
@@ -147,6 +160,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group = group
         await self.accept()
         await self.send_state()
+        if self.seat is not None:
+            # This seat is here: everyone at the table is told, this socket too.
+            self.member = self.channel_name
+            here = await _table_arrive(self.game_id, self.member, self.seat.name)
+            await self.channel_layer.group_send(group, {"type": "game.presence", "here": here})
+            self.heartbeat = asyncio.get_running_loop().call_later(
+                settings.LOBBY_HEARTBEAT_S, lambda: asyncio.ensure_future(self.still_here())
+            )
+        elif self.follows_presence:
+            await self.send_json({"type": "presence", "here": await _table_here(self.game_id)})
 
     async def refuse(self, code: int) -> None:
         """Close the handshake with `code` and end the consumer."""
@@ -162,9 +185,28 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+            self.heartbeat = None
         group, self.group = self.group, None
         if group is not None:
             await self.channel_layer.group_discard(group, self.channel_name)
+        member, self.member = self.member, None
+        if member is not None:
+            here = await _table_leave(self.game_id, member)
+            await self.channel_layer.group_send(
+                realtime.group_name(self.game_id), {"type": "game.presence", "here": here}
+            )
+
+    async def still_here(self) -> None:
+        """Say this seat's socket is still open (an entry not refreshed runs out: a server that
+        stopped with its sockets)."""
+        if self.member is None:
+            return
+        await _table_arrive(self.game_id, self.member, self.seat.name)
+        self.heartbeat = asyncio.get_running_loop().call_later(
+            settings.LOBBY_HEARTBEAT_S, lambda: asyncio.ensure_future(self.still_here())
+        )
 
     # -- what the socket is sent ---------------------------------------------------------------
 
@@ -236,6 +278,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send_json(
             {"type": "rematch", "game": message["next"], "url": url, "by": message.get("by")}
         )
+
+    async def game_presence(self, message: dict) -> None:
+        """Who holds a seat with a socket open now: a seat's socket opened or closed (sent to
+        the sockets that asked, ``?presence=1``)."""
+        if self.follows_presence:
+            await self.send_json({"type": "presence", "here": message["here"]})
 
     async def game_chat(self, message: dict) -> None:
         """A chat message written at the game (services.chat_post)."""

@@ -171,7 +171,7 @@ def live_page_context(request, game: Game) -> dict:
     config = {
         "game": game.pk,
         "version": game.version,
-        "ws_url": f"/ws/games/{game.pk}/",
+        "ws_url": f"/ws/games/{game.pk}/?presence=1",
         "api_url": reverse("game-detail", args=[game.pk]),
         "join_url": reverse("game-join", args=[game.pk]),
         "moves_url": reverse("game-moves", args=[game.pk]),

@@ -1,5 +1,5 @@
-"""Who is online in the lobby: each open lobby socket, in Django's cache (shared by every
-process when REDIS_URL selects Redis; this process's memory by default).
+"""Who is online in the lobby, and who is here at each table: each open socket, in Django's
+cache (shared by every process when REDIS_URL selects Redis; this process's memory by default).
 
 Each socket is one entry, so a player with two lobby tabs stays online until both are closed:
 its name (None for a visitor who has chosen none: counted as a guest watching, never named),
@@ -7,7 +7,9 @@ the address of its account's profile (None for a guest), and when it was last se
 refreshes its entry every ``LOBBY_HEARTBEAT_S`` and removes it when it closes; an entry not
 refreshed for ``LOBBY_PRESENCE_TTL_S`` (a server that died with its sockets) is dropped.
 
-The entries share one cache key, read, changed and written back: two sockets of two processes
+A table counts the sockets that hold one of its seats (a browser's or a token client's), by
+seat name; watchers are not counted. The lobby's entries share one cache key, and each table's
+share one of their own, read, changed and written back: two sockets of two processes
 that arrive in the same instant may lose one entry, which that socket's next heartbeat writes
 again.
 """
@@ -20,6 +22,11 @@ from django.conf import settings
 from django.core.cache import cache
 
 KEY = "lobby-online"
+
+
+def table_key(game_id: int) -> str:
+    """The entries of a game's sockets that hold a seat: who is here at that table."""
+    return f"table-here-{game_id}"
 
 
 def ttl() -> float:
@@ -49,8 +56,19 @@ def shown(entries: dict) -> dict:
     return {"online": online, "guests": guests}
 
 
-def _write(entries: dict) -> None:
-    cache.set(KEY, entries, timeout=ttl() * 2)
+def _arrive(key: str, member: str, entry: dict) -> dict:
+    now = time.time()
+    entries = _fresh(cache.get(key), now)
+    entries[member] = {**entry, "seen": now}
+    cache.set(key, entries, timeout=ttl() * 2)
+    return entries
+
+
+def _leave(key: str, member: str) -> dict:
+    entries = _fresh(cache.get(key), time.time())
+    if entries.pop(member, None) is not None:
+        cache.set(key, entries, timeout=ttl() * 2)
+    return entries
 
 
 def lobby_online() -> dict:
@@ -60,17 +78,28 @@ def lobby_online() -> dict:
 
 def lobby_arrive(member: str, name: str | None, url: str | None) -> dict:
     """Count a lobby socket as online (or say it is still there); who is online now."""
-    now = time.time()
-    entries = _fresh(cache.get(KEY), now)
-    entries[member] = {"name": name, "url": url, "seen": now}
-    _write(entries)
-    return shown(entries)
+    return shown(_arrive(KEY, member, {"name": name, "url": url}))
 
 
 def lobby_leave(member: str) -> dict:
     """A lobby socket closed; who is online now."""
-    now = time.time()
-    entries = _fresh(cache.get(KEY), now)
-    if entries.pop(member, None) is not None:
-        _write(entries)
-    return shown(entries)
+    return shown(_leave(KEY, member))
+
+
+def _here(entries: dict) -> list[str]:
+    return sorted({entry["name"] for entry in entries.values()}, key=str.casefold)
+
+
+def table_here(game_id: int) -> list[str]:
+    """The seats of a game with a socket open now, by name (a player with two tabs once)."""
+    return _here(_fresh(cache.get(table_key(game_id)), time.time()))
+
+
+def table_arrive(game_id: int, member: str, name: str) -> list[str]:
+    """Count a seat's socket as here (or say it still is); who is here now."""
+    return _here(_arrive(table_key(game_id), member, {"name": name}))
+
+
+def table_leave(game_id: int, member: str) -> list[str]:
+    """A seat's socket closed; who is here now."""
+    return _here(_leave(table_key(game_id), member))

@@ -231,7 +231,7 @@ def test_a_watcher_sees_the_table_with_its_live_view(client):
     assert response.status_code == 200
     config = page_config(response)
     assert config["game"] == game.pk and config["seat"] is None and config["auto_join"] is False
-    assert config["ws_url"] == f"/ws/games/{game.pk}/"
+    assert config["ws_url"] == f"/ws/games/{game.pk}/?presence=1"  # told who is here
     view = page_config(response, "table-view")
     assert len(view["board"]) == 12 and view["seated"] is False
     html = response.content.decode()

@@ -236,3 +236,17 @@ test("the table's sounds: a wrong claim, a set found by anyone, then new cards",
   assert.equal(soundFor({}), null);
   for (const name of ["set", "wrong", "deal"]) assert.ok(SOUNDS[name].length);
 });
+
+test("presence: a socket open is here, a socket closed is away, a program without one follows the rules", async () => {
+  const {Presence} = await import("../../static/js/lib/presence.js");
+  const presence = new Presence();
+  const view = {present: ["bot"], away: ["idle"]};
+  assert.equal(presence.of("ada", view), null);
+  assert.equal(presence.of("bot", view), "here");
+  assert.equal(presence.of("idle", view), "away");
+  presence.update(["ada", "bob"]);
+  assert.equal(presence.of("ada", view), "here");
+  presence.update(["bob"]);
+  assert.equal(presence.of("ada", {present: ["ada"]}), "away"); // she closed her page
+  assert.equal(presence.of("bob", view), "here");
+});

@@ -16,6 +16,7 @@ import {request, useCsrfToken} from "../lib/api.js";
 import {mountChat} from "../lib/chat.js";
 import {plural} from "../lib/format.js";
 import {renderRatings} from "../lib/ratings.js";
+import {Presence} from "../lib/presence.js";
 import {GameSocket, showStatus} from "../lib/socket.js";
 import {
   boardPoint,
@@ -80,6 +81,7 @@ function start(root) {
   let legal = legalIndex([]);
   let computers = new Set(cfg.computers || []);
   let guests = new Set(cfg.guests || []);
+  const presence = new Presence();
   let pending = false;
   let socket = null;
 
@@ -165,6 +167,8 @@ function start(root) {
       if (seat.seat === view.seat) badge(item, "you", "badge-you");
       if (seat.name && computers.has(seat.name)) badge(item, "computer");
       if (seat.name && guests.has(seat.name)) badge(item, "guest");
+      const where = seat.name && !computers.has(seat.name) ? presence.of(seat.name) : null;
+      if (where) badge(item, where, `badge-${where}`);
       if (toMove) badge(item, "to move", "badge-declaring");
       if ((view.winners || []).includes(seat.seat)) badge(item, "winner", "sq-badge-winner");
       else if (seat.finished) badge(item, "finished");
@@ -551,6 +555,10 @@ function start(root) {
   socket = new GameSocket(cfg.ws_url, {
     state: (message) => update(message.version, message.view),
     chat: (message) => chat.add(message),
+    presence: (message) => {
+      presence.update(message.here);
+      renderPlayers();
+    },
     result: (message) => {
       pending = false;
       say(outcomeText(message.outcome || {}, cfg.meanings), "good");

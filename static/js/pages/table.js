@@ -14,6 +14,7 @@ import {mountChat} from "../lib/chat.js";
 import {chooseKeyboardLayout, keyboardLayout} from "../lib/prefs.js";
 import {clock, plural} from "../lib/format.js";
 import {renderRatings} from "../lib/ratings.js";
+import {Presence} from "../lib/presence.js";
 import {play, soundFor} from "../lib/sound.js";
 import {ranked, renderScores} from "../lib/scores.js";
 import {GameSocket, showStatus} from "../lib/socket.js";
@@ -44,6 +45,7 @@ let fresh = [];
 let taken = [];
 let socketState = "connecting";
 let keyboard = keyboardFor(keyboardLayout(cfg.keys.layouts));
+const presence = new Presence();
 
 const $ = (id) => document.getElementById(id);
 const el = {
@@ -447,7 +449,10 @@ function badgesOf(name) {
   if (view.declare && view.declare.declarer === name) badges.push("declaring");
   if ((view.votes || []).includes(name)) badges.push("voted to add");
   if ((view.locked || []).includes(name)) badges.push("locked out");
-  if ((view.away || []).includes(name)) badges.push("away");
+  if (!computers.includes(name)) {
+    const where = presence.of(name, view);
+    if (where) badges.push(where);
+  }
   return badges;
 }
 
@@ -576,6 +581,10 @@ const socket = new GameSocket(cfg.ws_url, {
     if (state === "live" && socketState === "reconnecting" && chat) chat.refresh();
     socketState = state;
     drawStatus();
+  },
+  presence: (message) => {
+    presence.update(message.here);
+    drawScores();
   },
   rematch: (message) => {
     if (!el.rematchNote) return;
