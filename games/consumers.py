@@ -165,6 +165,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.member = self.channel_name
             here = await _table_arrive(self.game_id, self.member, self.seat.name)
             await self.channel_layer.group_send(group, {"type": "game.presence", "here": here})
+            if here == [self.seat.name]:  # the first one back: an idle table is live again
+                realtime.lobby_changed()
             self.heartbeat = asyncio.get_running_loop().call_later(
                 settings.LOBBY_HEARTBEAT_S, lambda: asyncio.ensure_future(self.still_here())
             )
@@ -197,6 +199,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_send(
                 realtime.group_name(self.game_id), {"type": "game.presence", "here": here}
             )
+            if not here:  # everyone has gone: a quiet table is idle now
+                realtime.lobby_changed()
 
     async def still_here(self) -> None:
         """Say this seat's socket is still open (an entry not refreshed runs out: a server that

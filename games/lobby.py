@@ -3,9 +3,9 @@ shape (plain JSON rows), so the HTML of the first render and the frames pushed a
 disagree.
 
 A table is live until it ends; one nobody has played at (no move, no join) for
-``LOBBY_IDLE_AFTER_S`` is idle: it leaves the live list for a list of its own, where it can
-still be opened and finished. Anyone sees the open tables; a player also sees the private
-tables they sit at.
+``LOBBY_IDLE_AFTER_S``, and where no player has the table open (games.presence), is idle: it
+leaves the live list for a list of its own, where it can still be opened and finished. Anyone
+sees the open tables; a player also sees the private tables they sit at.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.timesince import timesince
 
-from games import selectors
+from games import presence, selectors
 from games.auth import SESSION_PLAYER_KEY
 from games.models import Game, Player
 from games.rules import get_rules
@@ -51,6 +51,9 @@ def lobby_tables(player: Player | None, *, now: datetime.datetime | None = None)
     # The ratings beside the names at the rated tables: one query for all of them.
     rated = selectors.seat_ratings_of(games)
     quiet_since = now - idle_after()
+    # A quiet table where someone sits with the page open is not idle (when they leave, the
+    # lobby is told: games.consumers).
+    here = presence.tables_with_someone_here(g.pk for g in games if g.updated < quiet_since)
     tables, idle, idle_at = [], [], None
     for game in games:
         row = table_row(game, player, rated.get(game.pk, {}), now=now)
@@ -58,6 +61,8 @@ def lobby_tables(player: Player | None, *, now: datetime.datetime | None = None)
             tables.append(row)
             turns_idle = game.updated + idle_after()
             idle_at = turns_idle if idle_at is None else min(idle_at, turns_idle)
+        elif game.pk in here:
+            tables.append(row)
         else:
             idle.append(row)
     return {"tables": tables, "idle": idle, "idle_at": idle_at}

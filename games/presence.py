@@ -103,3 +103,12 @@ def table_arrive(game_id: int, member: str, name: str) -> list[str]:
 def table_leave(game_id: int, member: str) -> list[str]:
     """A seat's socket closed; who is here now."""
     return _here(_leave(table_key(game_id), member))
+
+
+def tables_with_someone_here(game_ids) -> set[int]:
+    """The games among `game_ids` with a seat's socket open now (one cache read for all)."""
+    keys = {table_key(game_id): game_id for game_id in game_ids}
+    now = time.time()
+    return {
+        keys[key] for key, entries in cache.get_many(list(keys)).items() if _fresh(entries, now)
+    }

@@ -144,6 +144,27 @@ def test_a_table_nobody_has_played_at_for_ten_minutes_is_in_the_idle_list():
     async_to_sync(run)()
 
 
+def test_a_quiet_table_with_a_player_there_stays_live_until_they_leave():
+    async def run():
+        game = await open_table()
+        seat = await join(game, "stays")
+        quiet_since = timezone.now() - datetime.timedelta(minutes=11)
+        await sync_to_async(Game.objects.filter(pk=game.pk).update)(updated=quiet_since)
+        table = WebsocketCommunicator(
+            application, f"/ws/games/{game.pk}/?token={seat.token}", headers=[ORIGIN]
+        )
+        assert (await table.connect())[0]
+        socket = lobby_socket()
+        assert (await socket.connect())[0]
+        frame = await frame_where(socket, lambda f: game.pk in ids(f["tables"]))
+        assert game.pk not in ids(frame["idle"])  # quiet, but someone is at the table
+        await table.disconnect()
+        await frame_where(socket, lambda f: game.pk in ids(f["idle"]))  # everyone has gone
+        await socket.disconnect()
+
+    async_to_sync(run)()
+
+
 def test_a_live_table_turns_idle_on_the_sockets_without_a_reload(settings):
     settings.LOBBY_IDLE_AFTER_S = 1.0
 
