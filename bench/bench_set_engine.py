@@ -325,6 +325,13 @@ def table(options: argparse.Namespace) -> None:
     for pick in set_picks[:2]:
         two_picked = rules.apply(two_picked, "ann", pick, d_now).state
     claim = rules.bot_actions(classic, "ann")[0]
+    # The other ways to play, mid-game too (a puzzle after 3 of its 6 sets).
+    modes = [
+        ("ultra", "an ultra", _mid_game(rules, {"mode": "ultra"}, 6)),
+        ("chain", "a set through the chain", _mid_game(rules, {"mode": "chain"}, 6)),
+        ("puzzle", "a set", _mid_game(rules, {"mode": "puzzle"}, 3)),
+    ]
+    daily = rules.options({"mode": "puzzle", "day": "2026-11-25"})
     bad_claim = next(
         action
         for action in (
@@ -401,6 +408,18 @@ def table(options: argparse.Namespace) -> None:
         "classic: read, then claim": read_then(classic, "ann", claim, c_now),
         "classic: move, set": platform_move(classic, [("ann", claim)], c_now),
         "classic: move, wrong": platform_move(classic, [("ann", bad_claim)], c_now),
+        **{
+            f"{mode}: claim, {what}": repeat(state, "ann", rules.bot_actions(state, "ann")[0], now)
+            for mode, what, (state, now) in modes
+        },
+        **{
+            f"{mode}: view (a player)": viewing(state, "ann", now)
+            for mode, _, (state, now) in modes
+        },
+        "puzzle: deal the day's board": (
+            lambda: [rules.new(options=daily, seed=0, now_ms=0) for _ in range(n // 10)],
+            n // 10,
+        ),
     }
     best = dict.fromkeys(tasks, float("inf"))
     for _ in range(rounds):
