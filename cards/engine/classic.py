@@ -121,6 +121,13 @@ def _finder(
     return lambda board: find_claim(mode, board, attributes, chain=chain, found=found)
 
 
+_NOTHING = {
+    Mode.ULTRA: "There is no ultra on the board.",
+    Mode.CHAIN: "There is no set through the chain.",
+    Mode.PUZZLE: "Every set on the board has been found.",
+}
+
+
 def _claims(state: ModeState) -> Claims:
     """Say what a claim is at ``state``'s table, for hints."""
     board, chain = state.board, state.chain
@@ -144,12 +151,9 @@ def _claims(state: ModeState) -> Claims:
         find=lambda: _finder(state.mode, state.attributes, chain, state.found)(board),
         is_open=is_open,
         noun="an ultra" if ultra else "a set",
-        nothing=(
-            "There is no ultra on the board."
-            if ultra
-            else "Every set on the board has been found."
-            if state.mode == Mode.PUZZLE
-            else "There is no set on the board."
+        nothing=_NOTHING.get(
+            Mode.CHAIN if state.mode == Mode.CHAIN and chain else state.mode,
+            "There is no set on the board.",
         ),
     )
 
@@ -343,10 +347,7 @@ class ClassicRules(TableRules):
         if player in new.locked:
             raise TableError("You are locked out until another player finds a set.", "locked_out")
         _check_on_board(new, cards)
-        if isinstance(new, ModeState):
-            new = _claim_in_mode(new, player, cards, now_ms, outcome)
-        else:
-            new = _claim(new, player, cards, now_ms, outcome)
+        new = _claim(new, player, cards, now_ms, outcome)
         outcome["over"] = new.over
         return Result(new, outcome, True)
 
@@ -443,10 +444,28 @@ def _check_on_board(state: ClassicState, cards: tuple[int, ...]) -> None:
 def _claim(
     state: ClassicState, player: str, cards: tuple[int, ...], now_ms: int, outcome: dict
 ) -> ClassicState:
-    """Judge a claim of cards on the board: score and replace a set, lock out a wrong claim."""
-    positions = [state.board.index(card) for card in cards]
-    outcome.update(cards=texts_of(cards, state.attributes), positions=positions)
-    if not is_set(cards, state.attributes):
+    """Judge a claim of cards on the table: score and replace a set (an ultra, a set through
+    the chain, a puzzle's set not found yet), lock out a wrong claim."""
+    attributes, board = state.attributes, state.board
+    moded = isinstance(state, ModeState)
+    mode = state.mode if moded else Mode.NORMAL
+    chain = state.chain if moded else ()
+    positions = [board.index(card) if card in board else None for card in cards]
+    outcome.update(cards=texts_of(cards, attributes), positions=positions)
+    if mode == Mode.CHAIN and chain:
+        links = sum(card in chain for card in cards)
+        if links == 3:  # the chain itself: the set another player took a moment ago
+            raise TableError(JUST_TAKEN, "just_taken")
+        if links != 1:
+            raise TableError(
+                "A set must take exactly one card of the chain (the last set found) and two "
+                "from the board.",
+                "not_chained",
+            )
+    good = is_ultra(cards, attributes) if mode == Mode.ULTRA else is_set(cards, attributes)
+    if good and mode == Mode.PUZZLE and tuple(sorted(cards)) in state.found:
+        raise TableError("That set has been found already.", "already_found")
+    if not good:
         locked = (*state.locked, player)
         released = set(locked) >= set(state.players)
         outcome.update(
@@ -457,35 +476,63 @@ def _claim(
             tally=tallied(state.tally, player, wrong=1), locked=() if released else locked
         )
     hinted = was_hinted(state, player, cards)
+    changes: dict[str, Any] = {}
     deck = state.deck
-    if len(state.board) <= state.board_size and deck:
-        replaced = list(state.board)
-        for position, card in zip(positions, deck, strict=False):
-            replaced[position] = card
-        board, deck = tuple(replaced), deck[len(positions) :]
-        outcome["board"] = "replaced"
+    # What leaves the table: a puzzle's sets stay on its board; a chain set's board cards become
+    # the chain, and the chain cards it did not take leave.
+    taken = cards
+    if mode == Mode.PUZZLE:
+        changes["found"] = (*state.found, tuple(sorted(cards)))
+        outcome["board"] = "kept"
+        taken = ()
     else:
-        gone = set(positions)
-        board = tuple(card for i, card in enumerate(state.board) if i not in gone)
-        outcome["board"] = "removed"
+        board, deck = _take(state, [p for p in positions if p is not None], outcome)
+        if mode == Mode.CHAIN:
+            changes["chain"] = cards
+            taken = tuple(card for card in chain if card not in cards)
+    find = None
+    if mode != Mode.NORMAL:
+        find = _finder(mode, attributes, changes.get("chain", ()), changes.get("found", ()))
     before_deal = len(board)
-    board, deck = _dealt_while_no_set(board, deck, state.attributes)
-    hints, hinted_cards = forgotten(state, cards)
+    board, deck = _dealt_while_no_set(board, deck, attributes, find)
+    # Hints about the cards of this claim, and of those that left, are spent.
+    hints, hinted_cards = forgotten(state, (*cards, *taken))
     score = state.scores[player] + 1
-    changes = {
-        "scores": with_entry(state.scores, player, score),
-        "tally": tallied(state.tally, player, sets=1, hinted=hinted),
-        "taken": state.taken + cards,
-        "locked": (),
-        "hints": hints,
-        "hinted_cards": hinted_cards,
-        "board": board,
-        "deck": deck,
-    }
-    changes.update(_ending(board, deck, state.attributes, now_ms))
+    changes.update(
+        scores=with_entry(state.scores, player, score),
+        tally=tallied(state.tally, player, sets=1, hinted=hinted),
+        taken=state.taken + taken,
+        locked=(),
+        hints=hints,
+        hinted_cards=hinted_cards,
+        board=board,
+        deck=deck,
+    )
+    changes.update(_ending(board, deck, attributes, now_ms, find))
     outcome.update(claim="set", points=1, hinted=hinted, dealt=len(board) - before_deal)
     outcome["score"] = score
     return state.evolve(**changes)
+
+
+def _take(
+    state: ClassicState, positions: list[int], outcome: dict
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Return the board and deck after the cards at ``positions`` (in claim order) leave the
+    board: replaced in place from the deck while the board is at most its standard size,
+    otherwise removed, then the board dealt back up to its standard size while the deck lasts
+    (an ultra takes four cards from a board grown by three)."""
+    board, deck = state.board, state.deck
+    if len(board) <= state.board_size and len(deck) >= len(positions):
+        replaced = list(board)
+        for position, card in zip(positions, deck, strict=False):
+            replaced[position] = card
+        outcome["board"] = "replaced"
+        return tuple(replaced), deck[len(positions) :]
+    gone = set(positions)
+    board = tuple(card for i, card in enumerate(board) if i not in gone)
+    outcome["board"] = "removed"
+    short = max(state.board_size - len(board), 0)
+    return board + deck[:short], deck[short:]
 
 
 _NUMBERS = {3: "three", 4: "four"}
@@ -513,84 +560,3 @@ def _mode_view(state: ModeState, cards: tuple[dict[str, Any], ...]) -> dict[str,
         view["elapsed_ms"] = None if state.ended_ms is None else state.ended_ms - state.created_ms
         view["wrong"] = {name: tally.wrong for name, tally in state.tally.items()}
     return view
-
-
-def _claim_in_mode(
-    state: ModeState, player: str, cards: tuple[int, ...], now_ms: int, outcome: dict
-) -> ModeState:
-    """Judge a claim at a table played in another mode (`cards.engine.table.modes`)."""
-    mode, attributes = state.mode, state.attributes
-    outcome.update(
-        cards=texts_of(cards, attributes),
-        positions=[state.board.index(card) if card in state.board else None for card in cards],
-    )
-    links = [card for card in cards if card in state.chain]
-    if mode == Mode.CHAIN and state.chain and len(links) != 1:
-        raise TableError(
-            "A set must take exactly one card of the chain (the last set found) and two from "
-            "the board.",
-            "not_chained",
-        )
-    good = is_ultra(cards, attributes) if mode == Mode.ULTRA else is_set(cards, attributes)
-    if good and mode == Mode.PUZZLE and tuple(sorted(cards)) in state.found:
-        raise TableError("That set has been found already.", "already_found")
-    if not good:
-        locked = (*state.locked, player)
-        released = set(locked) >= set(state.players)
-        outcome.update(
-            claim="not_set", points=0, hinted=False, locked_out=not released, released=released
-        )
-        outcome["score"] = state.scores[player]
-        return state.evolve(
-            tally=tallied(state.tally, player, wrong=1), locked=() if released else locked
-        )
-    hinted = was_hinted(state, player, cards)
-    changes: dict[str, Any] = {}
-    board, deck = state.board, state.deck
-    if mode == Mode.PUZZLE:
-        changes["found"] = (*state.found, tuple(sorted(cards)))
-        outcome["board"] = "kept"
-        gone: tuple[int, ...] = ()
-    else:
-        from_board = [card for card in cards if card in board]
-        positions = sorted(board.index(card) for card in from_board)
-        if len(board) <= state.board_size and deck:
-            replaced = list(board)
-            dealt = deck[: len(positions)]
-            for position, card in zip(positions, dealt, strict=False):
-                replaced[position] = card
-            left = set(positions[len(dealt) :])
-            board = tuple(card for i, card in enumerate(replaced) if i not in left)
-            deck = deck[len(dealt) :]
-            outcome["board"] = "replaced"
-        else:
-            gone_at = set(positions)
-            board = tuple(card for i, card in enumerate(board) if i not in gone_at)
-            outcome["board"] = "removed"
-        if mode == Mode.CHAIN:
-            # The claim becomes the chain; the chain cards it did not take leave the table.
-            gone = tuple(card for card in state.chain if card not in cards)
-            changes["chain"] = tuple(cards)
-        else:
-            gone = tuple(cards)
-    chain = changes.get("chain", state.chain)
-    found = changes.get("found", state.found)
-    find = _finder(mode, attributes, chain, found)
-    before_deal = len(board)
-    board, deck = _dealt_while_no_set(board, deck, attributes, find)
-    hints, hinted_cards = forgotten(state, gone if mode != Mode.CHAIN else (*gone, *cards))
-    score = state.scores[player] + 1
-    changes.update(
-        scores=with_entry(state.scores, player, score),
-        tally=tallied(state.tally, player, sets=1, hinted=hinted),
-        taken=state.taken + gone,
-        locked=(),
-        hints=hints,
-        hinted_cards=hinted_cards,
-        board=board,
-        deck=deck,
-    )
-    changes.update(_ending(board, deck, attributes, now_ms, find))
-    outcome.update(claim="set", points=1, hinted=hinted, dealt=len(board) - before_deal)
-    outcome["score"] = score
-    return state.evolve(**changes)

@@ -230,6 +230,8 @@ def check(state: ModeState, dealt: list[int]) -> None:
     on_table = state.board + state.deck + state.taken + state.chain
     assert sorted(on_table) == dealt, "cards are neither lost nor doubled"
     assert TableState.from_json(json.loads(json.dumps(state.to_json()))) == state
+    if state.deck:
+        assert len(state.board) >= state.board_size, "the board is dealt back to its size"
     if not state.over:
         assert find_claim(
             state.mode, state.board, state.attributes, chain=state.chain, found=state.found
@@ -286,8 +288,12 @@ def test_random_play_in_every_mode_keeps_the_invariants(mode, seed, attributes, 
 
 @pytest.mark.parametrize("mode", ["ultra", "chain", "puzzle"])
 @pytest.mark.parametrize("attributes", [3, 4])
-def test_a_computer_plays_every_mode_to_its_end(mode, attributes):
-    state = table(mode, "cpu", attributes=attributes)
+@pytest.mark.parametrize("small", [False, True])
+def test_a_computer_plays_every_mode_to_its_end(mode, attributes, small):
+    if small and mode == "puzzle":
+        return  # a puzzle's board is always 12
+    sizes = {"board_size": 6} if small else {}
+    state = table(mode, "cpu", attributes=attributes, **sizes)
     dealt = sorted(state.board + state.deck)
     now = T
     while not state.over:
@@ -298,3 +304,35 @@ def test_a_computer_plays_every_mode_to_its_end(mode, attributes):
         state = result.state
         check(state, dealt)
     assert set_table_actions(state, "cpu") is None
+
+
+# --- found by review ---------------------------------------------------------------------------
+
+
+def test_a_chain_claim_of_the_set_just_taken_is_told_it_was_just_taken():
+    state = table("chain", "ann", "bo")
+    first = find_claim("chain", state.board, 4)
+    state = claim(state, "ann", first).state  # bo claims the same three a moment later
+    error = refused(state, "bo", first)
+    assert error.code == "just_taken" and str(error) == "Those cards were just taken."
+
+
+def test_a_puzzle_hint_is_spent_once_its_set_is_found():
+    state = table("puzzle", "ann")
+    shown = R.apply(state, "ann", {"type": "hint"}, T)
+    state = shown.state
+    hinted_set = state.hints["ann"].set
+    state = claim(state, "ann", hinted_set).state
+    assert state.tally["ann"].hinted == 1
+    # Another set through the shown card is no longer hinted: that hint was spent.
+    card = hinted_set[0]
+    other = next(
+        (
+            s
+            for s in all_sets_codes(state.board, 4)
+            if card in s and sorted(s) != sorted(hinted_set)
+        ),
+        None,
+    )
+    if other is not None:
+        assert claim(state, "ann", other).state.tally["ann"].hinted == 1
