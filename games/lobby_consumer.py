@@ -11,8 +11,8 @@ idle list once nobody has played at it for LOBBY_IDLE_AFTER_S. "online" names th
 a lobby socket open (a session player with a name, or an account, whose profile is its url);
 "guests" counts the sockets of visitors who have chosen no name (games.presence).
 
-Lobby chat (another service) publishes ``{"type": "lobby.chat", "chat": {"name", "text", "at"}}``
-to the lobby group; each socket is sent ``{"type": "chat", "name", "text", "at"}``.
+Lobby chat (services.chat_post) publishes ``{"type": "lobby.chat", "chat": {"id", "name", "text",
+"at"}}`` to the lobby group; each socket is sent ``{"type": "chat", "id", "name", "text", "at"}``.
 
 A client may send ``{"type": "sync"}`` (after a reconnection: the lists again); anything else
 is answered with an error and never closes the socket.
@@ -44,7 +44,7 @@ from games.realtime import LOBBY_GROUP
 log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 4 * 1024
-CHAT_FIELDS = ("name", "text", "at")
+CHAT_FIELDS = ("id", "name", "text", "at")
 
 # Lists read for news this process heard, by (news id, player id): the sockets of one process
 # that heard the same news send one reading.
@@ -64,8 +64,8 @@ def _lists(player, news: str | None) -> dict:
     lists = lobby.lobby_tables(player)
     if news is not None:
         _readings[key] = lists
-        while len(_readings) > _READINGS_SIZE:
-            del _readings[next(iter(_readings))]
+        while len(_readings) > _READINGS_SIZE:  # threads may trim at once: pop, never del
+            _readings.pop(next(iter(_readings), None), None)
     return lists
 
 

@@ -201,6 +201,10 @@ class Rematch(models.Model):
         return f"{self.game_id} -> {self.next_game_id}"
 
 
+#: The longest chat message, in characters (services.chat_post refuses a longer one).
+CHAT_MAX_LENGTH = 250
+
+
 class ChatMessage(models.Model):
     """A line of chat at a game, or in the lobby (no game): who wrote it, under the name shown,
     and when. Chat is not a move: it never enters the move log and never changes a game."""
@@ -219,7 +223,7 @@ class ChatMessage(models.Model):
     )
     # The name as it was shown when written (a seat's name at a game, the player's in the lobby).
     name = models.CharField(max_length=40)
-    text = models.CharField(max_length=250)
+    text = models.CharField(max_length=CHAT_MAX_LENGTH)
     # When it was written, in Unix ms: the replay puts it among the moves by their at_ms.
     at_ms = models.BigIntegerField()
     created = models.DateTimeField(auto_now_add=True)

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET
 from games import limits, ratings, selectors, services
 from games.auth import ACCOUNT_NAME_TAKEN, is_account_name, is_guest, session_player
 from games.errors import NotFound
-from games.models import Game, Player
+from games.models import CHAT_MAX_LENGTH, Game, Player
 from games.names import BadName, check_name
 from games.rules import get_rules
 
@@ -205,7 +205,7 @@ def live_page_context(request, game: Game) -> dict:
         "rematch_url": selectors.rematch_url(game) if game.status == Game.Status.OVER else None,
         # The chat's latest lines (escaped by the template), and whether this visitor writes.
         "chat": [selectors.chat_json(message) for message in selectors.chat_recent(game.pk)],
-        "chat_max": services.CHAT_MAX_LENGTH,
+        "chat_max": CHAT_MAX_LENGTH,
         "can_chat": seat is not None and not seat.is_computer,
     }
 

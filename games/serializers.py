@@ -8,7 +8,7 @@ from rest_framework.fields import empty
 from rest_framework.settings import api_settings
 
 from games import names
-from games.models import ChatMessage, Game
+from games.models import CHAT_MAX_LENGTH, Game
 from games.rules import kinds
 from games.schema import OneOf
 
@@ -318,8 +318,6 @@ class MoveOut(serializers.Serializer):
 
 
 # --- chat -----------------------------------------------------------------------------------------
-
-CHAT_MAX_LENGTH = ChatMessage._meta.get_field("text").max_length  # services.chat_text checks it
 
 
 @extend_schema_field(

@@ -35,7 +35,7 @@ from django.db import IntegrityError, transaction
 
 from games import limits, ratings, realtime, runtime, selectors, store
 from games.errors import Conflict, Forbidden, GameError, NotFound, RuleError
-from games.models import ChatMessage, Game, Player, Rematch, Seat
+from games.models import CHAT_MAX_LENGTH, ChatMessage, Game, Player, Rematch, Seat
 from games.planning import (
     COMPUTER_SPEEDS_S,
     OVER,
@@ -579,7 +579,6 @@ def game_rematch(*, game_id: int, player_id: int) -> tuple[Game, store.SeatRef, 
 
 # -- chat -----------------------------------------------------------------------------------------
 
-CHAT_MAX_LENGTH = ChatMessage._meta.get_field("text").max_length
 SPECTATORS_READ = "Spectators can read the chat but not write in it."
 NAMELESS = "Choose a name first (in the lobby, or sign in) to write in the chat."
 

@@ -4,6 +4,8 @@ with; hiding the chat is remembered; markup is shown as the text it is; the lobb
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.e2e.conftest import E2E, PHONE
@@ -115,3 +117,5 @@ def test_the_lobby_has_a_chat_of_its_own(table):
     lobby.press("#chat-input", "Enter")
     other.wait_for_selector("#lobby-chat .chat-line:has-text('table 5 is open')")
     assert other.locator("#lobby-chat .chat-line:has-text('table 5 is open')").count() == 1
+    time.sleep(0.5)  # the writer's page hears it back from the socket too: still one line
+    assert lobby.locator("#lobby-chat .chat-line:has-text('table 5 is open')").count() == 1

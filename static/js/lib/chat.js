@@ -4,8 +4,10 @@
  *   const chat = mountChat(document.getElementById("chat-panel"), {
  *     url: "/api/games/7/chat",     // GET ?since=<id> reads what this page has not shown
  *     canWrite: true,               // a seated player (spectators read, with no input)
- *     send: async (text) => reply,  // posts it: over the page's socket, or the API
  *   });
+ *   // A line is posted to `url` (POST): the text stays in the input until it is taken, and a
+ *   // refusal (too long, too many) shows the server's sentence. Every page's socket then
+ *   // pushes it, and a line already shown (by its id) is not shown twice.
  *   chat.add({id, name, text, at}); // a chat line (a pushed one, a posted one)
  *   chat.note("ann found a set.");  // a line of what happens at the table, in the same log
  *
@@ -17,13 +19,6 @@
 
 import {request} from "./api.js";
 import {chatHidden, setChatHidden} from "./prefs.js";
-
-let mounted = null;
-
-/** Add a chat message to the page's chat (the lobby's socket calls this with pushed lines). */
-export function add(message) {
-  if (mounted) mounted.add(message);
-}
 
 function timeOf(at) {
   const when = new Date(at);
@@ -50,7 +45,7 @@ export function chatLine(message) {
   return item;
 }
 
-export function mountChat(root, {url, canWrite = false, send} = {}) {
+export function mountChat(root, {url, canWrite = false} = {}) {
   const log = root.querySelector(".timeline");
   const form = root.querySelector(".chat-form");
   const input = form ? form.querySelector("input") : null;
@@ -135,8 +130,9 @@ export function mountChat(root, {url, canWrite = false, send} = {}) {
   form?.addEventListener("submit", async (event) => {
     event.preventDefault();
     const text = input.value.trim();
-    if (!text || !send) return;
-    const reply = await send(text);
+    if (!text || !url) return;
+    const reply = await request("POST", url, {text});
+    if (reply.ok) widget.add(reply.data);
     if (reply && reply.ok === false) {
       showError(reply.detail);
       return;
@@ -153,6 +149,5 @@ export function mountChat(root, {url, canWrite = false, send} = {}) {
   drawHidden();
   drawCount();
   log.scrollTop = log.scrollHeight;
-  mounted = widget;
   return widget;
 }

@@ -540,16 +540,10 @@ function start(root) {
 
   // --- live ------------------------------------------------------------------------------------
 
-  // The game's log: its moves in words, and its chat (posted over the socket, else the API).
+  // The game's log: its moves in words, and its chat.
   const chat = mountChat(byId("chat-panel"), {
     url: cfg.chat_url,
     canWrite: !!view.seat,
-    async send(text) {
-      if (socket && socket.send({type: "chat", text})) return {ok: true};
-      const reply = await request("POST", cfg.chat_url, {text});
-      if (reply.ok) chat.add(reply.data);
-      return reply;
-    },
   });
 
   socket = new GameSocket(cfg.ws_url, {

@@ -557,18 +557,11 @@ function log(text) {
 }
 
 /** Post a chat message: over the socket (its error, if any, comes back on it), else the API. */
-async function sendChat(text) {
-  if (socket.send({type: "chat", text})) return {ok: true};
-  const reply = await request("POST", cfg.chat_url, {text});
-  if (reply.ok) chat.add(reply.data);
-  return reply;
-}
-
 // --- wiring ----------------------------------------------------------------------------------
 
 const chatPanel = $("chat-panel");
 const chat = chatPanel
-  ? mountChat(chatPanel, {url: cfg.chat_url, canWrite: seated(), send: sendChat})
+  ? mountChat(chatPanel, {url: cfg.chat_url, canWrite: seated()})
   : null;
 
 const socket = new GameSocket(cfg.ws_url, {
