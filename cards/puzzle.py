@@ -1,10 +1,13 @@
 """The daily puzzle at /puzzle/: the same 12 cards holding 6 sets for everyone on a given day.
 
-Each visitor plays their own game of the day's puzzle (a classic table in the ``puzzle`` mode with
-the ``day`` option, which deals the day's board whatever the seed); it is played on the table page
-like any other. Days are the server's dates (``TIME_ZONE``, UTC by default). The page lists the
-day's best times of accounts and, for an account, its best time on each of its last days; a time
-runs from the game's deal to its sixth set, and a game with a hint has no time (as in profiles).
+Each visitor plays their own game of the day's puzzle: a classic table in the ``puzzle`` mode
+with the ``day`` option, whose seed the rules draw from the server's secret key and the date
+(`cards.rules.SetTable.seed_for`), so every game of a day has the same 12 cards and nobody can
+work them out beforehand; a day still to come is refused. It is played on the table page like
+any other. Days are the server's dates (``TIME_ZONE``, UTC by default). The page lists the
+day's best times of accounts (games started that day: a past day's puzzle played later is no
+record) and, for an account, its best time on each of its last days; a time runs from the
+game's deal to its sixth set, and a game with a hint has no time (as in profiles).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ def _puzzles(**filters):
             kind=Game.Kind.SET, options__mode="puzzle", options__has_key="day", **filters
         )
         .distinct()
-        .prefetch_related("seats__player")
+        .prefetch_related("seats__player__user")
         .order_by("id")
     )
 
@@ -50,10 +53,13 @@ def _result(game: Game) -> dict | None:
     tally = state.get("tally", {}).get(seats[0].name, {})
     if tally.get("hinted"):
         return None
+    user = seats[0].player.user
     return {
         "game": game,
         "name": seats[0].name,
-        "account": seats[0].player.user_id is not None,
+        # Where the name links: the account's profile (its seat may carry another name).
+        "username": user.get_username() if user is not None else None,
+        "account": user is not None,
         "user_id": seats[0].player.user_id,
         "player_id": seats[0].player_id,
         "day": game.options["day"],
@@ -65,7 +71,7 @@ def _result(game: Game) -> dict | None:
 def best_times(day: str) -> list[dict]:
     """Return the day's best time of each account, fastest first (at most `BEST_SHOWN`)."""
     best: dict[int, dict] = {}
-    for game in _puzzles(options__day=day, status=Game.Status.OVER):
+    for game in _puzzles(options__day=day, status=Game.Status.OVER, created__date=day):
         result = _result(game)
         if result is None or not result["account"]:
             continue

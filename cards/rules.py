@@ -11,8 +11,12 @@ the database) is read once and its typed state remembered by the dict's id (`tab
 
 from __future__ import annotations
 
+import hmac
 import threading
 from collections import OrderedDict
+
+from django.conf import settings
+from django.utils import timezone
 
 from cards.engine.bot import set_table_actions
 from cards.engine.classic import ClassicRules
@@ -122,7 +126,7 @@ class SetTable:
         if not isinstance(options, dict):
             raise RuleError(
                 "Set table options are a JSON object: rules, attributes, deck, board_size, "
-                "away_ms, declare_ms.",
+                "away_ms, declare_ms, mode, day.",
                 "bad_option",
             )
         # A mode is a way to play the classic table, so it implies the classic rules.
@@ -141,7 +145,23 @@ class SetTable:
             cleaned = engine.clean_options(given)
         except SetError as error:
             raise RuleError(str(error), getattr(error, "code", "bad_option")) from None
+        day = cleaned.get("day")
+        if day is not None and day > timezone.localdate().isoformat():
+            raise RuleError(
+                f"The daily puzzle of {day} is not out yet; today is "
+                f"{timezone.localdate().isoformat()}.",
+                "bad_option",
+            )
         return {"rules": rules, **cleaned}
+
+    def seed_for(self, options: dict) -> int | None:
+        """The seed of a day's puzzle: the same deal for everyone that day, drawn from the
+        server's secret key and the date, so no one can work out a day's cards before it."""
+        day = options.get("day")
+        if not isinstance(day, str):
+            return None
+        digest = hmac.new(settings.SECRET_KEY.encode(), f"set-puzzle:{day}".encode(), "sha256")
+        return int.from_bytes(digest.digest()[:8], "big") >> 2  # fits a signed 64-bit column
 
     def new(self, *, options: dict, seed: int, now_ms: int) -> dict:
         engine_options = {k: v for k, v in options.items() if k != "rules"}

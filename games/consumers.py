@@ -81,6 +81,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group: str | None = None  # the game's group, while this socket is in it
         self.member: str | None = None  # this seat's entry in games.presence, while here
         self.follows_presence = False  # sent who is here (?presence=1)
+        self.listed = False  # an open game not over: in the lobby's lists
         self.heartbeat: asyncio.TimerHandle | None = None
 
     @cached_property
@@ -145,8 +146,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [None])[0]
         self.follows_presence = (query.get("presence") or [""])[0] == "1"
-        if await services.ahead(self.game_id) is None:
+        head = await services.ahead(self.game_id)
+        if head is None:
             await self.refuse(4404)
+        # Whether the lobby lists the game (its sockets coming and going can make it idle).
+        self.listed = head.is_open and head.status != "over"
         if token:
             seat = await store.aseat_by_token(token)
             if seat is None or seat.game_id != self.game_id:
@@ -165,7 +169,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.member = self.channel_name
             here = await _table_arrive(self.game_id, self.member, self.seat.name)
             await self.channel_layer.group_send(group, {"type": "game.presence", "here": here})
-            if here == [self.seat.name]:  # the first one back: an idle table is live again
+            if here == [self.seat.name] and self.listed:  # the first one back: live again
                 realtime.lobby_changed()
             self.heartbeat = asyncio.get_running_loop().call_later(
                 settings.LOBBY_HEARTBEAT_S, lambda: asyncio.ensure_future(self.still_here())
@@ -199,15 +203,19 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_send(
                 realtime.group_name(self.game_id), {"type": "game.presence", "here": here}
             )
-            if not here:  # everyone has gone: a quiet table is idle now
+            if not here and self.listed:  # everyone has gone: a quiet table is idle now
                 realtime.lobby_changed()
 
     async def still_here(self) -> None:
         """Say this seat's socket is still open (an entry not refreshed runs out: a server that
         stopped with its sockets)."""
-        if self.member is None:
+        member = self.member
+        if member is None:
             return
-        await _table_arrive(self.game_id, self.member, self.seat.name)
+        await _table_arrive(self.game_id, member, self.seat.name)
+        if self.member is None:  # the socket closed meanwhile: its entry goes again
+            await _table_leave(self.game_id, member)
+            return
         self.heartbeat = asyncio.get_running_loop().call_later(
             settings.LOBBY_HEARTBEAT_S, lambda: asyncio.ensure_future(self.still_here())
         )

@@ -218,7 +218,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     async def lobby_chat(self, message: dict) -> None:
         """A lobby chat message (published by the lobby chat's service): sent on as it is."""
         chat = message.get("chat") or {}
-        await self.send_json({"type": "chat", **{key: chat.get(key) for key in CHAT_FIELDS}})
+        await self.send_json({"type": "chat", **{k: chat[k] for k in CHAT_FIELDS if k in chat}})
 
     # -- what the socket sends -----------------------------------------------------------------
 

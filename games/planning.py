@@ -308,12 +308,15 @@ def plan_join(
 def plan_create(
     *, kind: str, options: dict | None, seed: int | None, now: int, is_open=False, is_default=False
 ) -> NewGame:
-    """A new game: its validated options, its seed (random when not given) and first state."""
+    """A new game: its validated options, its seed (the one its options fix, else the one given,
+    else random) and first state."""
     rules = get_rules(kind)
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**62)
     try:
         options = rules.options(options or {})
+        fixed = getattr(rules, "seed_for", None)
+        seed = (fixed and fixed(options)) or seed
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**62)
         state = rules.new(options=options, seed=seed, now_ms=now)
     except ValueError as exc:
         raise _rule_error(exc) from exc

@@ -15,6 +15,8 @@ A kind may also have (the platform asks with ``getattr``):
 - ``rating_modes``, ``rating_mode(options)``, ``rating(options, state)``: its rated modes
   (games.ratings);
 - ``rematch_options(options, seed)``: the options of a finished game played again (a new deal);
+- ``seed_for(options) -> int | None``: the seed that options fix (a day's puzzle is the same deal
+  for everyone), stored as the game's seed; None leaves it random;
 - ``stat_fields`` and ``stats(options, state, moves) -> {name: {field: count or [seconds]}}``:
   what each player did in a finished game, from its state and its log of ``(actor, outcome,
   at_ms)``: a count, or a list of seconds for a field whose name says "seconds" (games.profiles

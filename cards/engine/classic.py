@@ -47,7 +47,6 @@ from cards.engine.table.modes import (
     Mode,
     claim_size,
     count_claims,
-    daily_seed,
     find_claim,
     is_ultra,
     puzzle_board,
@@ -235,10 +234,8 @@ class ClassicRules(TableRules):
         if mode == Mode.PUZZLE:
             if "deck" in options:
                 board = tuple(deal_deck(options, attributes, seed, PUZZLE_BOARD))
-            else:
-                day = options.get("day")
-                day_seed = daily_seed(datetime.date.fromisoformat(day)) if day else seed
-                board = puzzle_board(day_seed, attributes)
+            else:  # a day's puzzle too: the platform gives every game of that day one seed
+                board = puzzle_board(seed, attributes)
             return ModeState(
                 attributes=attributes,
                 board_size=PUZZLE_BOARD,

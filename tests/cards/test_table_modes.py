@@ -7,7 +7,6 @@ replays to its stored state.
 
 from __future__ import annotations
 
-import datetime
 import json
 from itertools import combinations
 
@@ -20,7 +19,7 @@ from cards.engine.classic import ClassicRules as R
 from cards.engine.fast import all_sets_codes, count_sets_codes
 from cards.engine.table import TableError, TableState
 from cards.engine.table.codes import codes_of, is_set, texts_of
-from cards.engine.table.modes import daily_seed, find_claim, is_ultra, puzzle_board
+from cards.engine.table.modes import find_claim, is_ultra, puzzle_board
 from cards.engine.table.state import ModeState
 from cards.rules import SetTable
 from games.errors import RuleError
@@ -170,13 +169,11 @@ def test_a_chain_claim_of_two_chain_cards_is_refused():
 # --- the puzzle ----------------------------------------------------------------------------------
 
 
-def test_the_daily_puzzle_is_the_same_board_all_day_and_holds_six_sets():
-    day = "2026-11-25"
-    a = table("puzzle", "ann", day=day)
-    b = table("puzzle", "bo", day=day, seed=99)
-    assert a.board == b.board == puzzle_board(daily_seed(datetime.date(2026, 11, 25)), 4)
+def test_a_puzzle_is_its_seeds_board_of_twelve_cards_holding_six_sets():
+    a = table("puzzle", "ann", seed=5)
+    assert a.board == table("puzzle", "bo", seed=5).board == puzzle_board(5, 4)
     assert count_sets_codes(a.board, 4) == 6 and not a.deck
-    assert table("puzzle", day="2026-11-26").board != a.board
+    assert table("puzzle", seed=6).board != a.board
 
 
 def test_a_puzzle_is_over_when_its_six_sets_are_found_and_knows_its_time():

@@ -3,6 +3,7 @@ API, their log replaying to the stored state, their view and export saying the m
 
 from __future__ import annotations
 
+import datetime
 import json
 
 import pytest
@@ -79,3 +80,29 @@ def test_a_bad_mode_is_a_400_naming_it(client):
     assert "The mode option must be one of normal, ultra, chain, puzzle" in json.dumps(
         refused.json()
     )
+
+
+def test_the_days_puzzle_is_one_board_for_everyone_and_not_guessable_from_the_date(client):
+    from django.utils import timezone
+
+    from games import services
+
+    today = timezone.localdate().isoformat()
+    first = services.game_create(kind="set", options={"mode": "puzzle", "day": today})
+    second = services.game_create(kind="set", options={"mode": "puzzle", "day": today}, seed=1)
+    assert first.seed == second.seed and first.state["board"] == second.state["board"]
+    assert first.seed != int(today.replace("-", ""))  # drawn from the server's secret key
+    earlier = services.game_create(kind="set", options={"mode": "puzzle", "day": "2026-01-01"})
+    assert earlier.state["board"] != first.state["board"]
+    assert replay(Game.objects.get(pk=first.pk)) == first.state
+
+
+def test_a_day_still_to_come_is_refused(client):
+    from django.utils import timezone
+
+    tomorrow = (timezone.localdate() + datetime.timedelta(days=1)).isoformat()
+    refused = post(
+        client, "/api/games/", {"kind": "set", "options": {"mode": "puzzle", "day": tomorrow}}
+    )
+    assert refused.status_code == 400
+    assert f"The daily puzzle of {tomorrow} is not out yet" in json.dumps(refused.json())

@@ -21,7 +21,6 @@ and which board to deal a puzzle.
 
 from __future__ import annotations
 
-import datetime
 import random
 from collections.abc import Sequence
 from enum import StrEnum
@@ -35,7 +34,6 @@ __all__ = [
     "Mode",
     "claim_size",
     "count_claims",
-    "daily_seed",
     "find_claim",
     "is_ultra",
     "puzzle_board",
@@ -150,15 +148,6 @@ def count_claims(
     return count_sets_codes(board, attributes)
 
 
-def daily_seed(day: datetime.date) -> int:
-    """Return the seed of the day's puzzle: the same board for everyone on that day.
-
-    >>> daily_seed(datetime.date(2026, 11, 25))
-    20261125
-    """
-    return day.year * 10_000 + day.month * 100 + day.day
-
-
 def puzzle_board(seed: int, attributes: int) -> tuple[int, ...]:
     """Deal a puzzle from ``seed``: 12 cards holding exactly 6 sets.
 
@@ -166,7 +155,7 @@ def puzzle_board(seed: int, attributes: int) -> tuple[int, ...]:
     25 with 3), so the same seed always gives the same board.
 
     >>> from cards.engine.fast import count_sets_codes
-    >>> board = puzzle_board(20261125, 4)
+    >>> board = puzzle_board(7, 4)
     >>> len(board), count_sets_codes(board, 4)
     (12, 6)
     """
