@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from cards.engine.card import deck_table
 from cards.engine.deck import new_deck
+from cards.rules import MODE_NAMES
 from games import limits, presence, selectors, services
 from games import lobby as lobby_lists
 from games.auth import session_player, session_player_save
@@ -42,13 +43,7 @@ RULE_SETS = {
     "declare": ("Declare", (3, 4)),
     "classic": ("Classic", (3, 4, 5)),
 }
-#: The ways to play a classic table (the rules' ``mode`` option), as the form names them.
-MODES = {
-    "normal": "The card game",
-    "ultra": "UltraSet",
-    "chain": "Set-Chain",
-    "puzzle": "Puzzle",
-}
+MODES = MODE_NAMES  # the ways to play a classic table, as the form names them
 SPEEDS = ("slow", "medium", "fast")
 MAX_COMPUTERS = 3
 # How many cards a game deals in all; a quick game ends after a few sets.

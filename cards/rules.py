@@ -92,7 +92,13 @@ def _stored(state: TableState, before: TableState, before_data: dict) -> dict:
     return stored(state, (before, before_data))
 
 
-_MODE_NAMES = {"ultra": "UltraSet", "chain": "Set-Chain", "puzzle": "Puzzle"}
+#: The ways to play a classic table (its ``mode`` option), as pages and lists name them.
+MODE_NAMES = {
+    "normal": "The card game",
+    "ultra": "UltraSet",
+    "chain": "Set-Chain",
+    "puzzle": "Puzzle",
+}
 
 # What the rules read of each action: the log keeps that, not whatever else was sent.
 ACTION_FIELDS = {"pick": ("type", "row", "col"), "claim": ("type", "cards")}
@@ -208,7 +214,8 @@ class SetTable:
         still gets a description, not an error, since the lobby lists every game.
         """
         mode = options.get("mode")
-        parts = [_MODE_NAMES.get(mode) or str(options.get("rules", "declare")).capitalize()]
+        named = MODE_NAMES.get(mode) if mode != "normal" else None
+        parts = [named or str(options.get("rules", "declare")).capitalize()]
         if isinstance(options.get("day"), str):
             parts = [f"Daily puzzle of {options['day']}"]
         if options.get("attributes") in (3, 4, 5):

@@ -36,6 +36,14 @@ def idle_minutes() -> int:
     return int(idle_after().total_seconds() // 60)
 
 
+def idle_games(games, now: datetime.datetime) -> set[int]:
+    """The ids of the idle games among `games`: nobody has played at them (no move, no join)
+    for the idle time, and no player has one open (a seat's socket: games.presence; when the
+    last one leaves, the lobby is told, games.consumers)."""
+    quiet = [game.pk for game in games if game.updated < now - idle_after()]
+    return set(quiet) - presence.tables_with_someone_here(quiet)
+
+
 def lobby_tables(player: Player | None, *, now: datetime.datetime | None = None) -> dict:
     """The live and the idle tables `player` (None: a visitor with no name) is shown, newest
     move first, each a `table_row`; and `idle_at`, when the first live table turns idle (None:
@@ -50,21 +58,17 @@ def lobby_tables(player: Player | None, *, now: datetime.datetime | None = None)
     games = list(live.filter(visible).distinct().order_by("-updated")[:LIST_LIMIT])
     # The ratings beside the names at the rated tables: one query for all of them.
     rated = selectors.seat_ratings_of(games)
-    quiet_since = now - idle_after()
-    # A quiet table where someone sits with the page open is not idle (when they leave, the
-    # lobby is told: games.consumers).
-    here = presence.tables_with_someone_here(g.pk for g in games if g.updated < quiet_since)
+    idle_ids = idle_games(games, now)
     tables, idle, idle_at = [], [], None
     for game in games:
         row = table_row(game, player, rated.get(game.pk, {}), now=now)
-        if game.updated >= quiet_since:
-            tables.append(row)
+        if game.pk in idle_ids:
+            idle.append(row)
+            continue
+        tables.append(row)
+        if game.updated >= now - idle_after():
             turns_idle = game.updated + idle_after()
             idle_at = turns_idle if idle_at is None else min(idle_at, turns_idle)
-        elif game.pk in here:
-            tables.append(row)
-        else:
-            idle.append(row)
     return {"tables": tables, "idle": idle, "idle_at": idle_at}
 
 

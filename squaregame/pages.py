@@ -66,11 +66,10 @@ def _games_context(request, player: Player | None, **extra) -> dict:
     rated = selectors.seat_ratings_of(
         [game for game in (*waiting, *mine) if game.status != Game.Status.OVER]
     )
-    # A game nobody has played at (no move, no join) for the lobby's idle time is idle: it
-    # leaves the waiting list for a list of its own, as in the lobby (games.lobby).
-    quiet_since = timezone.now() - lobby.idle_after()
-    idle = [game for game in waiting if game.updated < quiet_since]
-    waiting = [game for game in waiting if game.updated >= quiet_since]
+    # An idle game leaves the waiting list for a list of its own, as in the lobby (games.lobby).
+    idle_ids = lobby.idle_games(waiting, timezone.now())
+    idle = [game for game in waiting if game.pk in idle_ids]
+    waiting = [game for game in waiting if game.pk not in idle_ids]
     idle_title = f"Idle games: nobody has played at them for {lobby.idle_minutes()} minutes"
     lists = [
         ("square-waiting", "Games waiting for players", waiting, "No game is waiting for players."),
