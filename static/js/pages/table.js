@@ -638,24 +638,20 @@ el.joinForm?.addEventListener("submit", (event) => {
   event.preventDefault();
   join(el.joinName.value.trim());
 });
-el.copyResult?.addEventListener("click", () => {
-  const done = () => say("Your result is copied: paste it anywhere.", "good");
-  if (navigator.clipboard && window.isSecureContext) {
-    navigator.clipboard.writeText(el.resultLine.value).then(done, () => el.resultLine.select());
-  } else {
-    el.resultLine.select();
-    say("Press Ctrl+C (or ⌘C) to copy your result.", "info");
-  }
-});
-el.copy?.addEventListener("click", () => {
-  const done = () => say("The link is copied: send it to a friend.", "good");
-  if (navigator.clipboard && window.isSecureContext) {
-    navigator.clipboard.writeText(el.share.value).then(done, () => el.share.select());
-  } else {
-    el.share.select();
-    say("Press Ctrl+C (or ⌘C) to copy the selected link.", "info");
-  }
-});
+/** Copy `input`'s text when `button` is pressed, saying `done`; where the browser cannot, select
+ * it and say how (`what`: what was selected). */
+function copies(button, input, done, what) {
+  button?.addEventListener("click", () => {
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(() => say(done, "good"), () => input.select());
+    } else {
+      input.select();
+      say(`Press Ctrl+C (or ⌘C) to copy ${what}.`, "info");
+    }
+  });
+}
+copies(el.copyResult, el.resultLine, "Your result is copied: paste it anywhere.", "your result");
+copies(el.copy, el.share, "The link is copied: send it to a friend.", "the selected link");
 onLayoutChange(redraw);
 
 // The keyboard's layout names the keys (they are pressed by their place on any keyboard).
