@@ -421,3 +421,12 @@ def test_a_table_nobody_played_at_for_ten_minutes_is_idle_and_leaves_the_live_li
     idle = html.split('id="idle-tables"')[1].split("</details>")[0]
     assert f'href="/play/{quiet.pk}/"' in idle and "gone" in idle
     assert client.get(f"/play/{quiet.pk}/").status_code == 200  # it can still be opened
+
+
+@pytest.mark.django_db
+def test_no_page_shows_a_template_comment(client):
+    # Django's {# #} spans one line: one spread over two was shown on the lobby as text.
+    game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    for path in ("/", "/puzzle/", "/solitaire/", "/square/", f"/play/{game.pk}/"):
+        html = client.get(path).content.decode()
+        assert "{#" not in html and "#}" not in html, path
