@@ -16,6 +16,7 @@ again.
 
 from __future__ import annotations
 
+import math
 import time
 
 from django.conf import settings
@@ -56,18 +57,24 @@ def shown(entries: dict) -> dict:
     return {"online": online, "guests": guests}
 
 
+def _write(key: str, entries: dict) -> None:
+    # Whole seconds, and at least 1: Redis rounds a timeout down, and 0 would drop the key at
+    # once (entries older than the presence time are skipped as they are read anyway).
+    cache.set(key, entries, timeout=math.ceil(ttl() * 2) + 1)
+
+
 def _arrive(key: str, member: str, entry: dict) -> dict:
     now = time.time()
     entries = _fresh(cache.get(key), now)
     entries[member] = {**entry, "seen": now}
-    cache.set(key, entries, timeout=ttl() * 2)
+    _write(key, entries)
     return entries
 
 
 def _leave(key: str, member: str) -> dict:
     entries = _fresh(cache.get(key), time.time())
     if entries.pop(member, None) is not None:
-        cache.set(key, entries, timeout=ttl() * 2)
+        _write(key, entries)
     return entries
 
 
