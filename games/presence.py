@@ -9,14 +9,15 @@ refreshed for ``LOBBY_PRESENCE_TTL_S`` (a server that died with its sockets) is 
 
 A table counts the sockets that hold one of its seats (a browser's or a token client's), by
 seat name; watchers are not counted. The lobby's entries share one cache key, and each table's
-share one of their own, read, changed and written back: two sockets of two processes
-that arrive in the same instant may lose one entry, which that socket's next heartbeat writes
-again.
+share one of their own, read, changed and written back, one change at a time in a process:
+two sockets of two processes that arrive in the same instant may lose one entry, which that
+socket's next heartbeat writes again.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 import time
 
 from django.conf import settings
@@ -63,18 +64,25 @@ def _write(key: str, entries: dict) -> None:
     cache.set(key, entries, timeout=math.ceil(ttl() * 2) + 1)
 
 
+# Each change reads the entries, changes them and writes them back: one at a time in a process
+# (sockets arriving together run on several threads), so none is lost there.
+_changing = threading.Lock()
+
+
 def _arrive(key: str, member: str, entry: dict) -> dict:
-    now = time.time()
-    entries = _fresh(cache.get(key), now)
-    entries[member] = {**entry, "seen": now}
-    _write(key, entries)
+    with _changing:
+        now = time.time()
+        entries = _fresh(cache.get(key), now)
+        entries[member] = {**entry, "seen": now}
+        _write(key, entries)
     return entries
 
 
 def _leave(key: str, member: str) -> dict:
-    entries = _fresh(cache.get(key), time.time())
-    if entries.pop(member, None) is not None:
-        _write(key, entries)
+    with _changing:
+        entries = _fresh(cache.get(key), time.time())
+        if entries.pop(member, None) is not None:
+            _write(key, entries)
     return entries
 
 
