@@ -21,6 +21,7 @@ from games.auth import session_player, session_player_save
 from games.errors import GameError
 from games.models import Game
 from games.pages import FormError, _clean_name, form_status, game_url
+from games.rules import get_rules
 
 #: How many of the day's best times the page lists, and how many of an account's days.
 BEST_SHOWN = 10
@@ -47,12 +48,10 @@ def _result(game: Game) -> dict | None:
     """Return a finished puzzle game's result for lists: who, how fast, how many wrong claims;
     None when it is no time (not alone, not over, or hinted)."""
     seats = list(game.seats.all())
-    state = game.state
-    if game.status != Game.Status.OVER or len(seats) != 1 or state.get("ended_ms") is None:
+    seconds = get_rules(Game.Kind.SET).puzzle_seconds(game.options, game.state)
+    if seconds is None or len(seats) != 1:
         return None
-    tally = state.get("tally", {}).get(seats[0].name, {})
-    if tally.get("hinted"):
-        return None
+    tally = game.state["tally"].get(seats[0].name, {})
     user = seats[0].player.user
     return {
         "game": game,
@@ -63,7 +62,7 @@ def _result(game: Game) -> dict | None:
         "user_id": seats[0].player.user_id,
         "player_id": seats[0].player_id,
         "day": game.options["day"],
-        "seconds": (state["ended_ms"] - state["created_ms"]) / 1000,
+        "seconds": seconds,
         "wrong": tally.get("wrong", 0),
     }
 

@@ -308,12 +308,7 @@ class SetTable:
             and not any(tally.hinted for tally in typed.tally.values())
             and start is not None
         )
-        puzzle = (
-            len(typed.scores) == 1
-            and options.get("mode") == "puzzle"
-            and typed.ended_ms is not None
-            and not any(tally.hinted for tally in typed.tally.values())
-        )
+        puzzle = self.puzzle_seconds(options, state)
         stats = {}
         for name, score in typed.scores.items():
             tally = typed.tally.get(name)
@@ -323,9 +318,22 @@ class SetTable:
                 "wrong_claims": tally.wrong + tally.timeouts if tally else 0,
                 "seconds_per_set": found.get(name, []),
                 "solitaire_seconds": [(last - start) / 1000] if solitaire else [],
-                "puzzle_seconds": [(typed.ended_ms - typed.created_ms) / 1000] if puzzle else [],
+                "puzzle_seconds": [] if puzzle is None else [puzzle],
             }
         return stats
+
+    def puzzle_seconds(self, options: dict, state: dict) -> float | None:
+        """A puzzle's time, from its deal to its last set, when it counts: found alone and
+        with no hint (profiles and the daily puzzle's best times); else None."""
+        typed = table_state(state)
+        if (
+            options.get("mode") != "puzzle"
+            or len(typed.scores) != 1
+            or typed.ended_ms is None
+            or any(tally.hinted for tally in typed.tally.values())
+        ):
+            return None
+        return (typed.ended_ms - typed.created_ms) / 1000
 
     def rating(self, options: dict, state: dict) -> tuple[str, dict[str, int]] | None:
         """The mode a finished table is rated in and each player's rank (0 first, equal scores
