@@ -34,25 +34,19 @@ Choices where the seeds are silent (this module's rules):
 
 from __future__ import annotations
 
-import datetime
-from collections.abc import Callable, Sequence
 from typing import Any
 
 from cards.engine.errors import SetError
 from cards.engine.table.base import AWAY_MS, MAX_CLOCK_MS, TableError
-from cards.engine.table.codes import code_of, count_sets, described, is_set, set_at, texts_of
+from cards.engine.table.codes import code_of, described, is_set, set_at, texts_of
 from cards.engine.table.modes import (
     PUZZLE_BOARD,
-    PUZZLE_SETS,
     Mode,
     claim_size,
-    count_claims,
-    find_claim,
     is_ultra,
     puzzle_board,
 )
 from cards.engine.table.shared import (
-    Claims,
     Result,
     TableRules,
     active_hint,
@@ -72,6 +66,15 @@ from cards.engine.table.shared import (
     was_hinted,
 )
 from cards.engine.table.state import ClassicState, ModeState, with_entry
+from cards.engine.table.ways import (
+    Finder,
+    claims_count,
+    claims_of,
+    finder,
+    mode_option,
+    mode_view,
+    puzzle_options,
+)
 
 __all__ = ["ClassicRules", "JUST_TAKEN"]
 
@@ -82,10 +85,6 @@ JUST_TAKEN = "Those cards were just taken."
 def _positions(state: ClassicState) -> range:
     """Return how views address the board's cards: their indexes."""
     return range(len(state.board))
-
-
-#: Finds one claim possible on a board, or None.
-Finder = Callable[[Sequence[int]], "tuple[int, ...] | None"]
 
 
 def _dealt_while_no_set(
@@ -110,94 +109,6 @@ def _ending(
     if deck or (set_at(board, attributes) if find is None else find(board)) is not None:
         return {}
     return {"over": True, "ended_ms": at_ms, "locked": ()}
-
-
-def _finder(
-    mode: Mode, attributes: int, chain: Sequence[int] = (), found: Sequence[tuple] = ()
-) -> Finder:
-    """Return how a table in ``mode`` finds a claim on a board (its chain and found sets as
-    given)."""
-    return lambda board: find_claim(mode, board, attributes, chain=chain, found=found)
-
-
-_NOTHING = {
-    Mode.ULTRA: "There is no ultra on the board.",
-    Mode.CHAIN: "There is no set through the chain.",
-    Mode.PUZZLE: "Every set on the board has been found.",
-}
-
-
-def _claims(state: ModeState) -> Claims:
-    """Say what a claim is at ``state``'s table, for hints."""
-    board, chain = state.board, state.chain
-    if state.mode == Mode.CHAIN and chain:
-
-        def is_open(cards: tuple[int, ...]) -> bool:
-            return cards[-1] in chain and all(card in board for card in cards[:-1])
-
-    elif state.mode == Mode.PUZZLE:
-
-        def is_open(cards: tuple[int, ...]) -> bool:
-            return tuple(sorted(cards)) not in state.found
-
-    else:
-
-        def is_open(cards: tuple[int, ...]) -> bool:
-            return all(card in board for card in cards)
-
-    ultra = state.mode == Mode.ULTRA
-    return Claims(
-        find=lambda: _finder(state.mode, state.attributes, chain, state.found)(board),
-        is_open=is_open,
-        noun="an ultra" if ultra else "a set",
-        nothing=_NOTHING.get(
-            Mode.CHAIN if state.mode == Mode.CHAIN and chain else state.mode,
-            "There is no set on the board.",
-        ),
-    )
-
-
-def _mode(options: dict) -> Mode:
-    """Return the table's mode option (normal when absent), refusing an unknown one."""
-    value = options.get("mode", Mode.NORMAL)
-    if not isinstance(value, str) or value not in Mode.__members__.values():
-        names = ", ".join(mode.value for mode in Mode)
-        message = f"The mode option must be one of {names}; got {value!r:.60}."
-        raise TableError(message, "bad_option")
-    return Mode(value)
-
-
-def _puzzle_options(options: dict, attributes: int) -> dict[str, Any]:
-    """Return a puzzle's own options checked: its ``day`` (an ISO date) or its ``deck`` (12
-    cards holding exactly 6 sets), not both, and no ``board_size`` (a puzzle's board is 12)."""
-    if "board_size" in options:
-        raise TableError(
-            f"A puzzle's board is always {PUZZLE_BOARD} cards: leave out board_size.", "bad_option"
-        )
-    if "day" in options and "deck" in options:
-        raise TableError("A puzzle is dealt from its day or its deck, not both.", "bad_option")
-    if "day" in options:
-        day = options["day"]
-        try:
-            parsed = datetime.date.fromisoformat(day) if isinstance(day, str) else None
-        except ValueError:
-            parsed = None
-        if parsed is None or len(day) != 10:
-            raise TableError(
-                f"The day option is a date like 2026-11-25; got {day!r:.60}.", "bad_option"
-            )
-        return {"day": parsed.isoformat()}
-    if "deck" not in options:
-        return {}
-    deck = clean_deck(options["deck"], attributes, PUZZLE_BOARD)
-    codes = [code_of(card, attributes) for card in deck]
-    if len(codes) != PUZZLE_BOARD or count_sets(codes, attributes) != PUZZLE_SETS:
-        raise TableError(
-            f"A puzzle's deck is its board: {PUZZLE_BOARD} cards holding exactly {PUZZLE_SETS} "
-            f"sets; this one has {len(codes)} cards and {count_sets(codes, attributes)} sets.",
-            "bad_option",
-        )
-    return {"deck": deck}
 
 
 class ClassicRules(TableRules):
@@ -256,7 +167,7 @@ class ClassicRules(TableRules):
             "deck": tuple(deck[board_size:]),
         }
         state = ClassicState(**fields) if mode == Mode.NORMAL else ModeState(**fields, mode=mode)
-        find = None if mode == Mode.NORMAL else _finder(mode, attributes)
+        find = None if mode == Mode.NORMAL else finder(mode, attributes)
         board, deck = _dealt_while_no_set(state.board, state.deck, attributes, find)
         return state.evolve(
             board=board, deck=deck, **_ending(board, deck, attributes, now_ms, find)
@@ -278,7 +189,7 @@ class ClassicRules(TableRules):
         options = check_options(
             options, ("attributes", "deck", "board_size", "away_ms", "mode", "day")
         )
-        mode = _mode(options)
+        mode = mode_option(options)
         attributes = option_int(
             options, "attributes", 4, (3, 4) if mode == Mode.PUZZLE else (3, 4, 5)
         )
@@ -286,7 +197,7 @@ class ClassicRules(TableRules):
         if "attributes" in options:
             cleaned["attributes"] = attributes
         if mode == Mode.PUZZLE:
-            cleaned.update(_puzzle_options(options, attributes))
+            cleaned.update(puzzle_options(options, attributes))
         else:
             if "day" in options:
                 raise TableError("The day option is for the puzzle mode only.", "bad_option")
@@ -331,13 +242,13 @@ class ClassicRules(TableRules):
             outcome["over"] = False
             return Result(touch_state(state, player, now_ms), outcome, False)
         if kind == "count":
-            outcome.update(count=_count(state), over=False)
+            outcome.update(count=claims_count(state), over=False)
             return Result(touch_state(state, player, now_ms), outcome, False)
 
         cards = _check_claim(state, action) if kind == "claim" else ()
         new = seat(state, player, now_ms)
         if kind == "hint":
-            claims = _claims(new) if isinstance(new, ModeState) else None
+            claims = claims_of(new) if isinstance(new, ModeState) else None
             new, shown = record_hint(new, player, new.board, _positions(new), claim=claims)
             outcome.update(shown, over=False)
             return Result(new, outcome, False)
@@ -397,14 +308,14 @@ class ClassicRules(TableRules):
                 player,
                 state.board,
                 _positions(state),
-                _claims(state) if isinstance(state, ModeState) else None,
+                claims_of(state) if isinstance(state, ModeState) else None,
             ),
             "over": state.over,
             "result": final_result(state) if state.over else None,
             "next_deadline": None,
         }
         if isinstance(state, ModeState):
-            view.update(_mode_view(state, cards))
+            view.update(mode_view(state, cards))
         return view
 
 
@@ -489,7 +400,7 @@ def _claim(
             taken = tuple(card for card in chain if card not in cards)
     find = None
     if mode != Mode.NORMAL:
-        find = _finder(mode, attributes, changes.get("chain", ()), changes.get("found", ()))
+        find = finder(mode, attributes, changes.get("chain", ()), changes.get("found", ()))
     before_deal = len(board)
     board, deck = _dealt_while_no_set(board, deck, attributes, find)
     # Hints about the cards of this claim, and of those that left, are spent.
@@ -533,27 +444,3 @@ def _take(
 
 
 _NUMBERS = {3: "three", 4: "four"}
-
-
-def _count(state: ClassicState) -> int:
-    """Return how many claims the board holds now (the "How many?" help)."""
-    if isinstance(state, ModeState):
-        return count_claims(
-            state.mode, state.board, state.attributes, chain=state.chain, found=state.found
-        )
-    return count_sets(state.board, state.attributes)
-
-
-def _mode_view(state: ModeState, cards: tuple[dict[str, Any], ...]) -> dict[str, Any]:
-    """Return what a view shows of a table in another mode: the mode, how many cards a claim
-    names, a chain table's chain and a puzzle's sets found and to find."""
-    view: dict[str, Any] = {"mode": state.mode.value, "claim_size": claim_size(state.mode)}
-    if state.mode == Mode.CHAIN:
-        view["chain"] = [{**cards[card], "position": None} for card in state.chain]
-    if state.mode == Mode.PUZZLE:
-        view["found"] = [[cards[card]["card"] for card in found] for found in state.found]
-        view["sets_total"] = count_sets(state.board, state.attributes)
-        view["started_ms"] = state.created_ms
-        view["elapsed_ms"] = None if state.ended_ms is None else state.ended_ms - state.created_ms
-        view["wrong"] = {name: tally.wrong for name, tally in state.tally.items()}
-    return view

@@ -11,7 +11,9 @@ a new one, sharing every part it did not change with the state before, so an act
 The modules: `~cards.engine.table.state` (the state and its JSON form),
 `~cards.engine.table.codes` (cards as int codes and their texts), `~cards.engine.table.shared`
 (what both rule sets do alike), `~cards.engine.table.declare` (the declare rule set);
-`cards.engine.classic` holds the classic rule set.
+`cards.engine.classic` holds the classic rule set, which `~cards.engine.table.modes` (UltraSet,
+Set-Chain, the puzzle) and `~cards.engine.table.ways` (their options, hints, counts and views)
+let it play in other ways.
 
 The platform drives a table through `DeclareRules` (and `cards.engine.classic.ClassicRules`, the
 physical game, with the same methods):
