@@ -67,6 +67,7 @@ from cards.engine.table.shared import (
 )
 from cards.engine.table.state import ClassicState, ModeState, with_entry
 from cards.engine.table.ways import (
+    CARD_NUMBERS,
     Finder,
     claims_count,
     claims_of,
@@ -324,7 +325,7 @@ def _check_claim(state: ClassicState, action: dict) -> tuple[int, ...]:
     cards = action.get("cards")
     size = claim_size(state.mode) if isinstance(state, ModeState) else 3
     if not isinstance(cards, list | tuple) or len(cards) != size:
-        raise TableError(f"A claim names exactly {_NUMBERS[size]} cards.", "bad_claim")
+        raise TableError(f"A claim names exactly {CARD_NUMBERS[size]} cards.", "bad_claim")
     codes = []
     for value in cards:
         if not isinstance(value, str):
@@ -334,7 +335,7 @@ def _check_claim(state: ClassicState, action: dict) -> tuple[int, ...]:
         except (SetError, ValueError) as error:
             raise TableError(f"A claimed card is not valid: {error}", "bad_claim") from None
     if len(set(codes)) != size:
-        raise TableError(f"A claim names {_NUMBERS[size]} different cards.", "bad_claim")
+        raise TableError(f"A claim names {CARD_NUMBERS[size]} different cards.", "bad_claim")
     return tuple(codes)
 
 
@@ -441,6 +442,3 @@ def _take(
     outcome["board"] = "removed"
     short = max(state.board_size - len(board), 0)
     return board + deck[:short], deck[short:]
-
-
-_NUMBERS = {3: "three", 4: "four"}

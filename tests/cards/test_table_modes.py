@@ -112,7 +112,14 @@ def test_an_ultra_is_two_pairs_with_the_same_completing_card():
 
 def test_an_ultra_table_takes_four_cards_and_deals_four():
     state = table("ultra", "ann")
-    assert R.view(state, "ann", T)["claim_size"] == 4
+    view = R.view(state, "ann", T)
+    assert view["claim_size"] == 4
+    assert view["claim_words"] == {
+        "one": "ultra",
+        "a": "an ultra",
+        "many": "ultras",
+        "cards": "four",
+    }
     with pytest.raises(TableError, match="A claim names exactly four cards."):
         R.apply(state, "ann", {"type": "claim", "cards": texts_of(state.board[:3], 4)}, T)
     found = find_claim("ultra", state.board, 4)

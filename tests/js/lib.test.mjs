@@ -198,9 +198,14 @@ test("a replay says each step in words, naming cards by the server's phrases", a
   );
   const timeout = {outcome: {expired: [{kind: "timeout", player: "bo", delta: -5}], pick: "not_set", points: -5}};
   assert.equal(describeOutcome(timeout, phrase), "bo ran out of time (-5); not a set (-5)");
-  const ultra = {action: {type: "claim", cards: ["A", "B", "C", "D"]}, outcome: {claim: "set", points: 1}};
+  const ultraView = {claim_words: {one: "ultra", a: "an ultra", many: "ultras", cards: "four"}};
+  const ultra = {
+    action: {type: "claim", cards: ["A", "B", "C", "D"]},
+    outcome: {claim: "set", points: 1},
+    view: ultraView,
+  };
   assert.equal(describeOutcome(ultra, phrase), "an ultra! +1");
-  const wrongUltra = {action: ultra.action, outcome: {claim: "not_set", points: 0, locked_out: true}};
+  const wrongUltra = {...ultra, outcome: {claim: "not_set", points: 0, locked_out: true}};
   assert.equal(describeOutcome(wrongUltra, phrase), "not an ultra, locked out");
   const board = [[{card: "A"}, {card: "B"}], [{card: "C"}, {card: "D"}], [{card: "E"}, {card: "F"}]];
   const steps = [{view: {board}}, {action: {type: "pick", row: 1, col: 1}}];

@@ -23,6 +23,8 @@ from cards.engine.table.shared import Claims, clean_deck
 from cards.engine.table.state import ClassicState, ModeState
 
 __all__ = [
+    "CARD_NUMBERS",
+    "CLAIM_WORDS",
     "NOTHING",
     "Finder",
     "claims_count",
@@ -32,6 +34,13 @@ __all__ = [
     "mode_view",
     "puzzle_options",
 ]
+
+#: A claim in words (an ultra, or a set) and the number of cards it names.
+CLAIM_WORDS = {
+    True: {"one": "ultra", "a": "an ultra", "many": "ultras"},
+    False: {"one": "set", "a": "a set", "many": "sets"},
+}
+CARD_NUMBERS = {3: "three", 4: "four"}
 
 #: Finds one claim possible on a board, or None.
 Finder = Callable[[Sequence[int]], "tuple[int, ...] | None"]
@@ -137,7 +146,13 @@ def claims_count(state: ClassicState) -> int:
 def mode_view(state: ModeState, cards: tuple[dict[str, Any], ...]) -> dict[str, Any]:
     """Return what a view shows of a table in another mode: the mode, how many cards a claim
     names, a chain table's chain and a puzzle's sets found and to find."""
-    view: dict[str, Any] = {"mode": state.mode.value, "claim_size": claim_size(state.mode)}
+    size = claim_size(state.mode)
+    view: dict[str, Any] = {
+        "mode": state.mode.value,
+        "claim_size": size,
+        # How pages name a claim, and how many cards it names, in words.
+        "claim_words": {**CLAIM_WORDS[state.mode == Mode.ULTRA], "cards": CARD_NUMBERS[size]},
+    }
     if state.mode == Mode.CHAIN:
         view["chain"] = [{**cards[card], "position": None} for card in state.chain]
     if state.mode == Mode.PUZZLE:

@@ -28,7 +28,9 @@ const classic = view.rules === "classic";
 // A classic table's way to play (the server's mode): how many cards a claim names, what it is.
 const mode = view.mode || "normal";
 const claimSize = view.claim_size || 3;
-const noun = mode === "ultra" ? ["ultra", "ultras"] : ["set", "sets"];
+// A claim in the server's words: {one, a, many, cards} ("ultra", "an ultra", "ultras", "four").
+const words = view.claim_words || {one: "set", a: "a set", many: "sets", cards: "three"};
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 // The server's clock minus ours: deadlines are the server's milliseconds.
 const clockSkew = cfg.server_now - Date.now();
 let selection = [];
@@ -176,17 +178,17 @@ function onResult(message) {
     case "claim":
       pending = null;
       if (o.claim === "set") {
-        log(mode === "ultra" ? "You found an ultra." : "You found a set.");
-        const word = mode === "ultra" ? "Ultra!" : "Set!";
+        log(`You found ${words.a}.`);
+        const word = `${capital(words.one)}!`;
         say(
-          `${word} ${cfg.solitaire ? "" : `You have ${plural(o.score, noun[0], noun[1])}.`}` +
+          `${word} ${cfg.solitaire ? "" : `You have ${plural(o.score, words.one, words.many)}.`}` +
             (o.hinted ? " (hinted)" : ""),
           "good",
         );
       } else if (o.claim === "not_set") {
         play(soundFor({outcome: o}));
-        const wrong = `Not ${mode === "ultra" ? "an ultra" : "a set"}.`;
-        log(`You claimed ${claimSize === 4 ? "four" : "three"} cards that are ${wrong.toLowerCase().replace(".", "")}.`);
+        const wrong = `Not ${words.a}.`;
+        log(`You claimed ${words.cards} cards that are not ${words.a}.`);
         if (o.locked_out) {
           say(`${wrong} You are locked out until another player scores.`, "bad");
         } else if (o.released && !cfg.solitaire && (view.players || []).length > 1) {
@@ -231,14 +233,14 @@ function onResult(message) {
       }
       break;
     case "hint":
-      if (o.hint) say(`One card of ${mode === "ultra" ? "an ultra" : "a set"} is highlighted.`, "info");
+      if (o.hint) say(`One card of ${words.a} is highlighted.`, "info");
       else say(o.message || "There is no set on the board.", "info");
       break;
     case "count": {
       const where = mode === "puzzle" ? "still to find" : "on the board";
-      if (o.count === 0) say(`There is no ${noun[0]} ${where}.`, "info");
-      else if (o.count === 1) say(`There is 1 ${noun[0]} ${where}.`, "info");
-      else say(`There are ${o.count} ${noun[1]} ${where}.`, "info");
+      if (o.count === 0) say(`There is no ${words.one} ${where}.`, "info");
+      else if (o.count === 1) say(`There is 1 ${words.one} ${where}.`, "info");
+      else say(`There are ${o.count} ${words.many} ${where}.`, "info");
       break;
     }
     default:
@@ -362,7 +364,9 @@ function redraw() {
 
 /** What a player of this table's mode looks for. */
 function turnText() {
-  if (mode === "ultra") return "Find an ultra: select four cards, two pairs that need the same third card.";
+  if (mode === "ultra") {
+    return `Find ${words.a}: select ${words.cards} cards, two pairs that need the same third card.`;
+  }
   if (mode === "chain" && (view.chain || []).length) {
     return "Find a set through the chain: one card of the chain and two from the board.";
   }

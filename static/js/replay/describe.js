@@ -53,8 +53,8 @@ export function describeOutcome(step, phrase) {
     if (event.kind === "timeout") parts.push(`${event.player} ran out of time (${event.delta})`);
     else if (event.cards) parts.push("three cards were added");
   }
-  // Four cards claimed are an UltraSet claim: an ultra, or not one.
-  const what = ((step.action && step.action.cards) || []).length === 4 ? "an ultra" : "a set";
+  // A claim in the server's words (an ultra at an UltraSet table), a set where it says none.
+  const what = (step.view && step.view.claim_words && step.view.claim_words.a) || "a set";
   if (o.claim === "set" || o.pick === "set") {
     parts.push(`${what}! +${o.points}${o.hinted ? " (hinted)" : ""}`);
   } else if (o.claim === "not_set" || o.pick === "not_set") {
