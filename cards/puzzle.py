@@ -4,14 +4,16 @@ Each visitor plays their own game of the day's puzzle: a classic table in the ``
 with the ``day`` option, whose seed the rules draw from the server's secret key and the date
 (`cards.rules.SetTable.seed_for`), so every game of a day has the same 12 cards and nobody can
 work them out beforehand; a day still to come is refused. It is played on the table page like
-any other. Days are the server's dates (``TIME_ZONE``, UTC by default). The page lists the
-day's best times of accounts (games started that day: a past day's puzzle played later is no
-record) and, for an account, its best time on each of its last days; a time runs from the
+any other. Days are the server's dates (``TIME_ZONE``, UTC by default). A player plays a day's
+puzzle once (the page opens the same game again); the page lists the day's best times of
+accounts (each account's first game started that day: a past day's puzzle played later is no
+record) and, for an account, its time on each of its last days; a time runs from the
 game's deal to its sixth set, and a game with a hint has no time (as in profiles).
 """
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
@@ -67,33 +69,40 @@ def _result(game: Game) -> dict | None:
     }
 
 
+def _first_games(games) -> dict:
+    """Each account's first game among `games` (in id order): the one its time is, since the
+    same cards again, once seen, would be no time at all."""
+    first: dict = {}
+    for game in games:
+        seats = list(game.seats.all())
+        if len(seats) == 1 and seats[0].player.user_id is not None:
+            first.setdefault((seats[0].player.user_id, game.options["day"]), game)
+    return first
+
+
 def best_times(day: str) -> list[dict]:
-    """Return the day's best time of each account, fastest first (at most `BEST_SHOWN`)."""
-    best: dict[int, dict] = {}
-    for game in _puzzles(options__day=day, status=Game.Status.OVER, created__date=day):
-        result = _result(game)
-        if result is None or not result["account"]:
-            continue
-        known = best.get(result["user_id"])
-        if known is None or result["seconds"] < known["seconds"]:
-            best[result["user_id"]] = result
-    return sorted(best.values(), key=lambda row: (row["seconds"], row["game"].pk))[:BEST_SHOWN]
+    """Return the day's time of each account, fastest first (at most `BEST_SHOWN`): of its
+    first game started that day, when that game has a time."""
+    results = (
+        _result(game)
+        for game in _first_games(_puzzles(options__day=day, created__date=day)).values()
+    )
+    rows = [row for row in results if row is not None]
+    return sorted(rows, key=lambda row: (row["seconds"], row["game"].pk))[:BEST_SHOWN]
 
 
 def account_days(user) -> list[dict]:
-    """Return an account's best time of each day it finished the puzzle, the latest day first."""
-    best: dict[str, dict] = {}
-    for game in _puzzles(seats__player__user=user, status=Game.Status.OVER):
-        result = _result(game)
-        if result is None:
-            continue
-        known = best.get(result["day"])
-        if known is None or result["seconds"] < known["seconds"]:
-            best[result["day"]] = result
-    return [best[day] for day in sorted(best, reverse=True)[:DAYS_SHOWN]]
+    """Return an account's time on each day it found the puzzle (its first game of the day, if
+    that has a time), the latest day first."""
+    first = _first_games(_puzzles(seats__player__user=user))
+    rows = [row for row in map(_result, first.values()) if row is not None]
+    return sorted(rows, key=lambda row: row["day"], reverse=True)[:DAYS_SHOWN]
 
 
-def _mine_today(player, day: str) -> list[Game]:
+def _mine_today(request, player, day: str) -> list[Game]:
+    """The visitor's games of the day's puzzle (an account's, from any of its browsers)."""
+    if request.user.is_authenticated:
+        return list(_puzzles(seats__player__user=request.user, options__day=day))
     if player is None:
         return []
     return list(_puzzles(seats__player=player, options__day=day))
@@ -112,6 +121,11 @@ def puzzle(request):
                 player = session_player_save(
                     request, _clean_name(request.POST.get("name"), request)
                 )
+            played = _mine_today(request, player, day)
+            if played:
+                # One game a day: the same cards again, once seen, would be no time at all.
+                messages.info(request, "You have played today's puzzle: here is your game.")
+                return redirect(game_url(played[0]))
             limits.check_join(request)
             game = services.game_create(kind=Game.Kind.SET, options={"mode": "puzzle", "day": day})
             services.game_join(game_id=game.pk, player=player, name=player.name)
@@ -120,7 +134,7 @@ def puzzle(request):
             errors["puzzle"] = error.message if isinstance(error, GameError) else str(error)
             status = form_status(error)
             player = session_player(request)
-    mine = _mine_today(player, day)
+    mine = _mine_today(request, player, day)
     context = {
         "player": player,
         "day": day,
