@@ -109,6 +109,19 @@ def has_set(cards: list[str]) -> bool:
     return any(is_set(*triple) for triple in triples)
 
 
+def find_every_set(person: Person) -> None:
+    """Click sets on `person`'s page until the game is over (each claim seen taken first)."""
+    page = person.page
+    while page.locator("#result-panel").is_hidden():
+        taken = a_set(person.cards())
+        person.click_cards(taken)
+        page.wait_for_function(
+            "taken => !document.getElementById('result-panel').hidden || !taken.every("
+            "c => document.querySelector(`#board .card:not(.taken)[data-card='${c}']`))",
+            arg=taken,
+        )
+
+
 def not_a_set(cards: list[str]) -> list[str]:
     for triple in itertools.combinations(cards, 3):
         if not is_set(*(parse_card(card) for card in triple)):
@@ -538,14 +551,7 @@ def test_two_players_finish_a_game_and_play_again_in_one_click_each(browser, ser
     bob.wait_live()
     page = ada.page
     page.wait_for_selector("#scores li[data-player=bob2]")
-    while page.locator("#result-panel").is_hidden():
-        taken = a_set(ada.cards())
-        ada.click_cards(taken)
-        page.wait_for_function(
-            "taken => !document.getElementById('result-panel').hidden || !taken.every("
-            "c => document.querySelector(`#board .card:not(.taken)[data-card='${c}']`))",
-            arg=taken,
-        )
+    find_every_set(ada)
     bob.page.wait_for_selector("#result-panel:not([hidden]) #rematch-btn")
 
     page.click("#rematch-btn")  # Ada asks first: a new table, the same options

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from tests.e2e.conftest import E2E
-from tests.e2e.test_set_pages import Person, a_set, create_table
+from tests.e2e.test_set_pages import Person, create_table, find_every_set
 
 pytestmark = E2E
 
@@ -53,14 +53,7 @@ def test_two_people_chat_come_and_go_finish_and_play_again_while_a_spectator_rea
 
     # They finish the game; the spectator saw the sets in the same log as the chat.
     page = ada.page
-    while page.locator("#result-panel").is_hidden():
-        taken = a_set(ada.cards())
-        ada.click_cards(taken)
-        page.wait_for_function(
-            "taken => !document.getElementById('result-panel').hidden || !taken.every("
-            "c => document.querySelector(`#board .card:not(.taken)[data-card='${c}']`))",
-            arg=taken,
-        )
+    find_every_set(ada)
     cy.page.wait_for_selector("#result-panel:not([hidden])")
     assert "ada_here found a set" in cy.page.inner_text("#timeline")
 
