@@ -48,7 +48,6 @@ SPEEDS = ("slow", "medium", "fast")
 MAX_COMPUTERS = 3
 # How many cards a game deals in all; a quick game ends after a few sets.
 LENGTHS = {"full": ("Whole deck", None), "quick": ("Quick: 18 cards", 18)}
-LIST_LIMIT = 30
 
 
 def _table_form(data) -> dict:
@@ -88,18 +87,13 @@ def _lobby_context(request, **extra) -> dict:
     player = session_player(request)
     # The live and the idle tables as the lobby socket pushes them (games.lobby: one reader).
     lists = lobby_lists.lobby_tables(player)
-    finished = list(
-        Game.objects.filter(status=Game.Status.OVER)
-        .prefetch_related(selectors.seats_with_players())
-        .order_by("-finished", "-id")[:LIST_LIMIT]
-    )
     context = {
         "player": player,
         "tables": lists["tables"],
         "idle": lists["idle"],
         "idle_minutes": lobby_lists.idle_minutes(),
         **presence.lobby_online(),
-        "finished": [_lobby_row(game, player, {}) for game in finished],
+        "finished": lists["finished"],
         "rule_sets": [(key, label, counts) for key, (label, counts) in RULE_SETS.items()],
         "speeds": SPEEDS,
         "lengths": [(key, label) for key, (label, _size) in LENGTHS.items()],
@@ -121,12 +115,6 @@ def _lobby_context(request, **extra) -> dict:
     }
     context.update(extra)
     return context
-
-
-def _lobby_row(game: Game, player: Player | None, rated: dict[int, dict]) -> dict:
-    row = game_row(game, player)
-    row["seat_list"] = selectors.seats_shown(game, rated.get(game.pk, {}))
-    return row
 
 
 NAME_REFUSED = "lobby_name_refused"  # the session's [message, name as typed] after a refusal

@@ -46,8 +46,8 @@ def idle_games(games, now: datetime.datetime) -> set[int]:
 
 def lobby_tables(player: Player | None, *, now: datetime.datetime | None = None) -> dict:
     """The live and the idle tables `player` (None: a visitor with no name) is shown, newest
-    move first, each a `table_row`; and `idle_at`, when the first live table turns idle (None:
-    no live table), so a socket can redraw then."""
+    move first, each a `table_row`; `idle_at`, when the first live table turns idle (None: no
+    live table), so a socket can redraw then; and the latest finished games (`finished_row`)."""
     now = now or timezone.now()
     live = Game.objects.exclude(status=Game.Status.OVER).prefetch_related(
         selectors.seats_with_players()
@@ -69,7 +69,40 @@ def lobby_tables(player: Player | None, *, now: datetime.datetime | None = None)
         if game.updated >= now - idle_after():
             turns_idle = game.updated + idle_after()
             idle_at = turns_idle if idle_at is None else min(idle_at, turns_idle)
-    return {"tables": tables, "idle": idle, "idle_at": idle_at}
+    finished = (
+        Game.objects.filter(status=Game.Status.OVER)
+        .prefetch_related(selectors.seats_with_players())
+        .order_by("-finished", "-id")[:LIST_LIMIT]
+    )
+    return {
+        "tables": tables,
+        "idle": idle,
+        "idle_at": idle_at,
+        "finished": [finished_row(game, now=now) for game in finished],
+    }
+
+
+def finished_row(game: Game, *, now: datetime.datetime) -> dict:
+    """A finished game as the lobby lists it (JSON): its seats with their scores, its winners
+    (the best score), when it ended and where to replay it."""
+    seats = selectors.seats_shown(game, {})
+    best = max((seat["score"] for seat in seats), default=None)
+    describe = getattr(get_rules(game.kind), "describe", None)
+    play_url = selectors.page_url(game.kind, game.pk)
+    return {
+        "id": game.pk,
+        "kind": game.kind,
+        "kind_label": game.get_kind_display(),
+        "description": describe(game.options or {}) if describe is not None else "",
+        "seats": seats,
+        "winners": [seat["name"] for seat in seats if seats and seat["score"] == best],
+        "ended": game.finished.isoformat() if game.finished else None,
+        "ended_ago": timesince(game.finished, now) if game.finished else None,
+        # Set War's own page is its round-by-round replay.
+        "replay_url": play_url
+        if game.kind == Game.Kind.SETWAR
+        else reverse("replay", args=[game.pk]),
+    }
 
 
 def table_row(

@@ -3,13 +3,15 @@
 On connect, and again after every change the lobby shows, the socket is sent::
 
     {"type": "lobby", "tables": [row, ...], "idle": [row, ...], "idle_minutes": 10,
+     "finished": [row, ...],
      "online": [{"name": "ada", "url": "/u/ada"}, {"name": "bob", "url": null}], "guests": 2}
 
 The rows are games.lobby's, the very rows the lobby page renders. A table appears when it is
-made, its seats change when someone joins, it leaves the live list when it ends and moves to the
-idle list once nobody has played at it for LOBBY_IDLE_AFTER_S. "online" names the players with
-a lobby socket open (a session player with a name, or an account, whose profile is its url);
-"guests" counts the sockets of visitors who have chosen no name (games.presence).
+made, its seats change when someone joins, it leaves the live list for the finished games when
+it ends, and moves to the idle list once nobody has played at it for LOBBY_IDLE_AFTER_S and
+nobody has it open. "online" names the players with a lobby socket open (a session player
+with a name, or an account, whose profile is its url); "guests" counts the sockets of visitors
+who have chosen no name (games.presence).
 
 Lobby chat (services.chat_post) publishes ``{"type": "lobby.chat", "chat": {"id", "name", "text",
 "at"}}`` to the lobby group; each socket is sent ``{"type": "chat", "id", "name", "text", "at"}``.
@@ -194,6 +196,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
                 "type": "lobby",
                 "tables": self.lists["tables"],
                 "idle": self.lists["idle"],
+                "finished": self.lists["finished"],
                 "idle_minutes": lobby.idle_minutes(),
                 **self.online,
             }

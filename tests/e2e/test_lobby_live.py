@@ -5,7 +5,7 @@ the first sees each step without a reload."""
 from __future__ import annotations
 
 from tests.e2e.conftest import E2E
-from tests.e2e.test_set_pages import Person, a_set, create_table
+from tests.e2e.test_set_pages import Person, create_table, find_every_set
 
 pytestmark = E2E
 
@@ -29,16 +29,12 @@ def test_the_lobby_shows_who_comes_and_goes_and_tables_made_and_ended_without_a_
     # Ben left the lobby for his table: no longer online there.
     lobby.wait_for_selector("#online-now li:has-text('ben_live')", state="detached")
 
-    page = ben.page
-    while page.locator("#result-panel").is_hidden():
-        taken = a_set(ben.cards())
-        ben.click_cards(taken)
-        page.wait_for_function(
-            "taken => !document.getElementById('result-panel').hidden || !taken.every("
-            "c => document.querySelector(`#board .card:not(.taken)[data-card='${c}']`))",
-            arg=taken,
-        )
+    find_every_set(ben)
     lobby.wait_for_selector(row, state="detached")
+    # ... and is among the finished games, with its score and a replay, still without a reload.
+    finished = f"#finished-games tr[data-game='{game_id}']"
+    lobby.wait_for_selector(f"{finished}:has-text('ben_live')")
+    assert lobby.locator(f"{finished} a[aria-label='Replay game {game_id}']").is_visible()
 
     ben.goto("/")
     lobby.wait_for_selector("#online-now li:has-text('ben_live')")

@@ -124,6 +124,8 @@ def test_a_new_table_a_join_and_the_end_of_a_game_are_pushed_but_a_move_is_not()
         await sync_to_async(play_to_the_end)(game, ann)
         frame = await frame_where(socket, lambda f: game.pk not in ids(f["tables"]))
         assert game.pk not in ids(frame["idle"])
+        (ended,) = [row for row in frame["finished"] if row["id"] == game.pk]
+        assert ended["winners"] == ["ann"] and ended["replay_url"] == f"/games/{game.pk}/replay/"
         await socket.disconnect()
 
     async_to_sync(run)()

@@ -25,7 +25,7 @@ if (form) {
 
 /* The live lobby: the lobby socket (/ws/lobby/, games/lobby_consumer.py) pushes
  *   {"type": "lobby", "tables": [row...], "idle": [row...], "idle_minutes": n,
- *    "online": [{"name", "url"}...], "guests": n}
+ *    "finished": [row...], "online": [{"name", "url"}...], "guests": n}
  * whenever a table is made, filled or ended, turns idle, or someone comes or goes; the lists
  * below are redrawn from it without a reload. The rows are the server's (games/lobby.py), the
  * very ones templates/lobby.html renders first: without scripts the page still shows them.
@@ -132,6 +132,42 @@ function idleTables(rows, minutes, wasOpen) {
   return [details];
 }
 
+function finishedGames(rows) {
+  if (!rows.length) return [el("p", {className: "muted", text: "No game has finished yet."})];
+  const heads = ["#", "Kind", "Game", "Scores", "Winners", "Ended"].map((text) =>
+    el("th", {text, attrs: {scope: "col"}}),
+  );
+  heads.push(el("th", {attrs: {scope: "col"}}, [el("span", {className: "visually-hidden", text: "Replay"})]));
+  const body = rows.map((row) => {
+    const scores = el("td", {attrs: {"data-label": "Scores"}});
+    if (!row.seats.length) scores.append(el("span", {className: "muted", text: "no players"}));
+    row.seats.forEach((seat, i) => {
+      if (i) scores.append(", ");
+      scores.append(seat.name);
+      if (seat.guest) scores.append(" ", badge("guest", "badge-guest", "a guest: no account"));
+      scores.append(`\u00a0${seat.score}`);
+    });
+    const ended = el("td", {attrs: {"data-label": "Ended"}});
+    if (row.ended) ended.append(el("time", {text: `${row.ended_ago} ago`, attrs: {datetime: row.ended}}));
+    return el("tr", {attrs: {"data-game": String(row.id)}}, [
+      el("td", {className: "game-id", text: String(row.id)}),
+      el("td", {text: row.kind_label}),
+      el("td", {text: row.description}),
+      scores,
+      el("td", {text: row.winners.join(", ") || "—", attrs: {"data-label": "Winners"}}),
+      ended,
+      el("td", {className: "actions"}, [
+        link(row.replay_url, "Replay", "button", `Replay game ${row.id}`),
+      ]),
+    ]);
+  });
+  const table = el("table", {className: "games", attrs: {id: "finished-games"}}, [
+    el("thead", {}, [el("tr", {}, heads)]),
+    el("tbody", {}, body),
+  ]);
+  return [el("div", {className: "table-scroll"}, [table])];
+}
+
 function onlineNow(online, guests) {
   const parts = [];
   if (online.length) {
@@ -162,6 +198,8 @@ function redraw(frame) {
     idle.replaceChildren(...idleTables(frame.idle || [], frame.idle_minutes, wasOpen));
   }
   if (people) people.replaceChildren(...onlineNow(frame.online || [], frame.guests || 0));
+  const finished = document.getElementById("finished-slot");
+  if (finished && frame.finished) finished.replaceChildren(...finishedGames(frame.finished));
 }
 
 if (document.getElementById("live-tables")) {
