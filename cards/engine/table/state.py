@@ -579,12 +579,14 @@ class ClassicState(TableState):
             data["locked"] = list(self.locked)
 
     @classmethod
-    def _read(cls, data: Mapping[str, Any], codes: _Codes) -> ClassicState:
+    def _read(cls, data: Mapping[str, Any], codes: _Codes, **more: Any) -> ClassicState:
+        """Read a stored classic table (``more``: a subclass's own fields, read already)."""
         return cls(
             **TableState._common(data, codes),
             board_size=data["board_size"],
             board=codes(data["board"]),
             locked=tuple(data["locked"]),
+            **more,
         )
 
 
@@ -621,15 +623,14 @@ class ModeState(ClassicState):
             data["found"] = [list(map(text, cards)) for cards in self.found]
 
     @classmethod
-    def _read(cls, data: Mapping[str, Any], codes: _Codes) -> ModeState:
-        return cls(
-            **TableState._common(data, codes),
-            board_size=data["board_size"],
-            board=codes(data["board"]),
-            locked=tuple(data["locked"]),
+    def _read(cls, data: Mapping[str, Any], codes: _Codes, **more: Any) -> ModeState:
+        return super()._read(  # type: ignore[return-value]
+            data,
+            codes,
             mode=Mode(data["mode"]),
             chain=codes(data["chain"]),
             found=tuple(map(codes, data["found"])),
+            **more,
         )
 
 
