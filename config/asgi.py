@@ -5,8 +5,9 @@
 - The API's busiest requests (a token move, a bot's create and join) are answered in front of
   Django too (games.api_fast.FastApiApp); every other case goes on.
 - Static files are served by Django's ASGI static handler, in the event loop, from the project.
-- Everything else over HTTP goes to Django. WebSockets go through Channels' routing and its
-  check of the Origin against ALLOWED_HOSTS to the consumer games.consumers.GameConsumer; a
+- Everything else over HTTP goes to Django. WebSockets go through a check that the handshake
+  comes from the site's own pages (games.middleware.SameOriginWebSockets: the whole origin,
+  scheme, host and port) and Channels' routing to the consumer games.consumers.GameConsumer; a
   handshake that sends cookies (a browser) also through Channels' session middleware, so the
   socket can read the browser's session. A token client's socket has no session to read, and
   the middleware would wrap each of its frames.
@@ -42,12 +43,12 @@ class SharedThreadASGIHandler(ASGIHandler):
 django_asgi_app = SharedThreadASGIHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from cards.protocol import ProtocolApp  # noqa: E402
 from games.api_fast import FastApiApp  # noqa: E402
+from games.middleware import SameOriginWebSockets  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -68,9 +69,7 @@ class SessionIfCookies:
 application = ProtocolTypeRouter(
     {
         "http": ProtocolApp(FastApiApp(ASGIStaticFilesHandler(django_asgi_app))),
-        "websocket": AllowedHostsOriginValidator(
-            SessionIfCookies(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": SameOriginWebSockets(SessionIfCookies(URLRouter(websocket_urlpatterns))),
     }
 )
 

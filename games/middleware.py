@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
+from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 
@@ -34,3 +37,60 @@ def allowed_host(scope) -> bool:
             domain, _port = split_domain_port(value.decode("latin-1"))
             return bool(domain) and validate_host(domain, settings.ALLOWED_HOSTS)
     return False
+
+
+_SCHEMES = {"ws": "http", "wss": "https", "http": "http", "https": "https"}
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _origin_parts(origin: str) -> tuple[str, str, int] | None:
+    """An origin ("https://example.com:8443") as (scheme, host, port), the port filled in for
+    the scheme's default; None for what is no origin (``null``, a path, a bad port)."""
+    try:
+        parsed = urlsplit(origin.strip().lower())
+        port = parsed.port
+    except ValueError:
+        return None
+    scheme = _SCHEMES.get(parsed.scheme)
+    if scheme is None or not parsed.hostname or parsed.path or parsed.query or parsed.username:
+        return None
+    return scheme, parsed.hostname, port if port is not None else _DEFAULT_PORTS[scheme]
+
+
+def same_origin(scope) -> bool:
+    """Whether a WebSocket handshake comes from a page of the site itself: its Origin is the
+    address the handshake was sent to (scheme, host and port: Django's CSRF check compares the
+    same for forms), or one of CSRF_TRUSTED_ORIGINS; and that address's host is one of
+    ALLOWED_HOSTS. A handshake without an Origin or a Host is refused, as browsers send both."""
+    origin = host = None
+    for key, value in scope.get("headers", ()):
+        if key == b"origin":
+            origin = value.decode("latin-1")
+        elif key == b"host":
+            host = value.decode("latin-1")
+    if origin is None or host is None:
+        return False
+    domain, _port = split_domain_port(host)
+    if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
+        return False
+    scheme = _SCHEMES.get(scope.get("scheme") or "ws", "http")
+    sent = _origin_parts(origin)
+    if sent is None:
+        return False
+    if sent == _origin_parts(f"{scheme}://{host}"):
+        return True
+    return any(sent == _origin_parts(trusted) for trusted in settings.CSRF_TRUSTED_ORIGINS)
+
+
+class SameOriginWebSockets:
+    """ASGI middleware: refuse (403) a WebSocket handshake that does not come from the site's
+    own pages (`same_origin`). Channels' AllowedHostsOriginValidator compares only the host, so
+    a page served from another port or scheme of the same host could open a player's socket."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket" and not same_origin(scope):
+            return await WebsocketDenier()(scope, receive, send)
+        return await self.inner(scope, receive, send)

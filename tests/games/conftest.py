@@ -8,6 +8,10 @@ import pytest
 
 from tests.examples import ALL_81, EXAMPLE_BOARD, EXAMPLE_DECK, T  # noqa: F401 (re-exported)
 
+# A WebSocket handshake from the site's own page at http://127.0.0.1:8000, as a browser sends it:
+# its Origin and the Host it was sent to (games.middleware.same_origin compares the two).
+SAME_ORIGIN = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
+
 
 @pytest.fixture
 def example_table(db):

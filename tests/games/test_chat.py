@@ -14,9 +14,7 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from games import limits, services
 from games.models import ChatMessage, Game, Player
-from tests.games.conftest import play_to_the_end
-
-ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
+from tests.games.conftest import SAME_ORIGIN, play_to_the_end
 
 
 def table():
@@ -235,7 +233,7 @@ def test_the_export_the_ndjson_download_and_the_replay_include_the_chat(client):
 
 
 def communicator(path: str) -> WebsocketCommunicator:
-    return WebsocketCommunicator(application, path, headers=ORIGIN)
+    return WebsocketCommunicator(application, path, headers=SAME_ORIGIN)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -19,10 +19,9 @@ from config.asgi import application
 from games import presence, services
 from games.auth import SESSION_PLAYER_KEY
 from games.models import Game, Player
-from tests.games.conftest import EXAMPLE_DECK, play_to_the_end
+from tests.games.conftest import EXAMPLE_DECK, SAME_ORIGIN, play_to_the_end
 
 pytestmark = pytest.mark.django_db(transaction=True)
-ORIGIN = (b"origin", b"http://127.0.0.1:8000")
 
 
 @pytest.fixture(autouse=True)
@@ -34,7 +33,7 @@ def quick_lobby(settings):
 
 
 def lobby_socket(cookie: str | None = None) -> WebsocketCommunicator:
-    headers = [ORIGIN]
+    headers = [*SAME_ORIGIN]
     if cookie is not None:
         headers.append((b"cookie", f"sessionid={cookie}".encode()))
     return WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
@@ -153,7 +152,7 @@ def test_a_quiet_table_with_a_player_there_stays_live_until_they_leave():
         quiet_since = timezone.now() - datetime.timedelta(minutes=11)
         await sync_to_async(Game.objects.filter(pk=game.pk).update)(updated=quiet_since)
         table = WebsocketCommunicator(
-            application, f"/ws/games/{game.pk}/?token={seat.token}", headers=[ORIGIN]
+            application, f"/ws/games/{game.pk}/?token={seat.token}", headers=SAME_ORIGIN
         )
         assert (await table.connect())[0]
         socket = lobby_socket()

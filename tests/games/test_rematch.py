@@ -13,9 +13,7 @@ from config.asgi import application
 from games import services
 from games.models import Game, Player, Rematch
 from games.rules import get_rules
-from tests.games.conftest import play_to_the_end
-
-ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
+from tests.games.conftest import SAME_ORIGIN, play_to_the_end
 
 
 def finished_table(*, options=None, rated=False):
@@ -100,7 +98,7 @@ def test_the_old_games_sockets_are_told_where_the_new_game_is(db):
     async def run():
         game, ann, bob = await sync_to_async(finished_table)()
         socket = WebsocketCommunicator(
-            application, f"/ws/games/{game.pk}/?token={bob.token}", headers=ORIGIN
+            application, f"/ws/games/{game.pk}/?token={bob.token}", headers=SAME_ORIGIN
         )
         assert (await socket.connect())[0]
         await socket.receive_json_from(timeout=5)  # the state

@@ -30,7 +30,7 @@ from cards.setwar.services import setwar_run
 from games import services
 from games.auth import SESSION_PLAYER_KEY
 from games.models import Game, Move, Player
-from tests.games.conftest import EXAMPLE_DECK
+from tests.games.conftest import EXAMPLE_DECK, SAME_ORIGIN
 from tests.games.test_websocket import communicator
 
 JSON = "application/json"
@@ -178,10 +178,7 @@ def browser_cookie(player: Player) -> list[tuple[bytes, bytes]]:
     session = SessionStore()
     session[SESSION_PLAYER_KEY] = player.pk
     session.save()
-    return [
-        (b"origin", b"http://127.0.0.1:8000"),
-        (b"cookie", f"sessionid={session.session_key}".encode()),
-    ]
+    return [*SAME_ORIGIN, (b"cookie", f"sessionid={session.session_key}".encode())]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -267,6 +264,9 @@ async def _a_browser_socket_acts_for_its_sessions_seat_and_only_at_its_game():
     assert await sync_to_async(stored)(elsewhere) == before
 
 
+HOST = (b"host", b"localhost:9")
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(
     "origin",
@@ -279,6 +279,13 @@ async def _a_browser_socket_acts_for_its_sessions_seat_and_only_at_its_game():
         b"null",
         b"",
         None,  # no Origin header at all
+        # The site's host, but another address of it: another port, another scheme.
+        b"http://localhost:10",
+        b"http://localhost",
+        b"https://localhost:9",
+        b"ws://localhost:10",
+        b"http://localhost:9/",
+        b"http://user@localhost:9",
     ],
 )
 def test_cross_origin_handshakes_are_refused(origin):
@@ -288,15 +295,38 @@ def test_cross_origin_handshakes_are_refused(origin):
 async def _cross_origin_handshakes_are_refused(origin):
     game = await sync_to_async(table)()
     alice = await sync_to_async(seat)(game, "alice")
-    headers = [] if origin is None else [(b"origin", origin)]
+    headers = [HOST] if origin is None else [(b"origin", origin), HOST]
     socket = communicator(f"/ws/games/{game.pk}/?token={alice.token}", headers=headers)
     connected, _ = await socket.connect()
     assert not connected, origin
     same_site = communicator(
-        f"/ws/games/{game.pk}/?token={alice.token}", headers=[(b"origin", b"http://localhost:9")]
+        f"/ws/games/{game.pk}/?token={alice.token}",
+        headers=[(b"origin", b"http://localhost:9"), HOST],
     )
     assert (await same_site.connect())[0]
     await same_site.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_handshake_from_a_trusted_origin_or_behind_https_is_taken(settings):
+    async_to_sync(_a_handshake_from_a_trusted_origin_or_behind_https_is_taken)(settings)
+
+
+async def _a_handshake_from_a_trusted_origin_or_behind_https_is_taken(settings):
+    game = await sync_to_async(table)()
+    path = f"/ws/games/{game.pk}/"
+    settings.CSRF_TRUSTED_ORIGINS = ["https://play.example"]
+    for origin, host, scheme, taken in [
+        (b"https://play.example", b"localhost:9", "ws", True),  # a trusted origin
+        (b"https://localhost", b"localhost", "wss", True),  # wss: the page was https
+        (b"http://localhost", b"localhost", "wss", False),
+        (b"https://localhost", b"evil.example", "wss", False),  # a host not allowed
+    ]:
+        socket = communicator(path, headers=[(b"origin", origin), (b"host", host)])
+        socket.scope["scheme"] = scheme
+        connected, _ = await socket.connect()
+        assert connected is taken, (origin, host, scheme)
+        await socket.disconnect()
 
 
 @pytest.mark.slow

@@ -11,9 +11,9 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from games import presence, services
 from games.models import Player
+from tests.games.conftest import SAME_ORIGIN
 
 pytestmark = pytest.mark.django_db(transaction=True)
-ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
 
 
 @sync_to_async
@@ -25,7 +25,7 @@ def table():
 
 
 async def opened(path):
-    socket = WebsocketCommunicator(application, path, headers=ORIGIN)
+    socket = WebsocketCommunicator(application, path, headers=SAME_ORIGIN)
     assert (await socket.connect())[0]
     assert (await socket.receive_json_from(timeout=5))["type"] == "state"
     return socket

@@ -13,12 +13,11 @@ from channels.testing import HttpCommunicator, WebsocketCommunicator
 from config.asgi import application
 from games import services
 from games.models import Game, Move, Player
-from tests.games.conftest import EXAMPLE_DECK
+from tests.games.conftest import EXAMPLE_DECK, SAME_ORIGIN
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HOST = [(b"host", b"testserver")]
 JSON = [(b"content-type", b"application/json")]
-ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
 
 
 def classic_table():
@@ -58,7 +57,7 @@ def by_socket(game, seat, action) -> tuple[int, str]:
 
     async def send():
         socket = WebsocketCommunicator(
-            application, f"/ws/games/{game.pk}/?token={seat.token}", headers=ORIGIN
+            application, f"/ws/games/{game.pk}/?token={seat.token}", headers=SAME_ORIGIN
         )
         assert (await socket.connect())[0]
         await socket.receive_json_from(timeout=5)

@@ -9,15 +9,14 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from games import services
 from games.models import Player
-from tests.games.conftest import EXAMPLE_DECK
+from tests.games.conftest import EXAMPLE_DECK, SAME_ORIGIN
 
 # The tests run their async bodies with async_to_sync, so the database is set up (and torn
 # down) outside any event loop.
 pytestmark = pytest.mark.django_db(transaction=True)
-ORIGIN = [(b"origin", b"http://127.0.0.1:8000")]
 
 
-def communicator(path: str, headers=ORIGIN) -> WebsocketCommunicator:
+def communicator(path: str, headers=SAME_ORIGIN) -> WebsocketCommunicator:
     return WebsocketCommunicator(application, path, headers=headers)
 
 
