@@ -227,6 +227,12 @@ class SetTable:
     def bot_actions(self, state: dict, name: str) -> list[dict] | None:
         return set_table_actions(table_state(state), name)
 
+    def private_fields(self, outcome: dict) -> tuple[str, ...]:
+        """The fields of a move's outcome that only its seat may read while the game is being
+        played: a hint's card, and the message that names it. How many sets there are, or
+        that a hint was asked, is anyone's."""
+        return ("hint", "message") if outcome.get("action") == "hint" else ()
+
     def rematch_options(self, options: dict, seed: int) -> dict:
         """The options of the same table played again: a chosen deck (a quick game's first
         cards of a shuffle) is dealt again from the new seed, as many cards as before."""

@@ -157,6 +157,15 @@ def _optional_seat(request, game: Game):
         return None
 
 
+def _seat_id(request, game: Game) -> int | None:
+    """The reader's seat at a game (a watcher: None), for what a seat alone may read; a game
+    that is over hides nothing, so nobody is looked up."""
+    if game.status == Game.Status.OVER:
+        return None
+    seat = _optional_seat(request, game)
+    return seat.pk if seat is not None else None
+
+
 class GameListView(APIView):
     authentication_classes = AUTH
     parser_classes = JSON_BODY
@@ -349,12 +358,13 @@ class MovesView(APIView):
         responses={200: s.MoveOut(many=True), **ERROR_RESPONSES, **NOT_FOUND},
     )
     def get(self, request, game_id: int):
-        game = selectors.game_get(game_id)
+        game = selectors.game_row(game_id)
         query = s.MovesQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         since = query.validated_data["since"]
         moves = selectors.moves_list(game, since=since).select_related("seat")
-        return Response([selectors.move_json(move) for move in moves])
+        shown = selectors.outcomes_for(game, _seat_id(request, game))
+        return Response(selectors.moves_json(moves, shown))
 
     @extend_schema(
         tags=["Games"],
@@ -399,7 +409,7 @@ class ReplayView(APIView):
             query = s.ReplayQuery(data=request.query_params)
             query.is_valid(raise_exception=True)
             page = query.validated_data
-        return Response(selectors.game_replay(game, **page))
+        return Response(selectors.game_replay(game, seat_id=_seat_id(request, game), **page))
 
 
 class ExportView(APIView):
@@ -418,7 +428,7 @@ class ExportView(APIView):
         game = selectors.game_get(game_id)
         staff = bool(getattr(request.user, "is_staff", False))
         full = staff or game.status == Game.Status.OVER
-        export = selectors.game_export(game, full=full)
+        export = selectors.game_export(game, full=full, seat_id=_seat_id(request, game))
         response = JsonResponse(export, json_dumps_params={"indent": 2})
         response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
         return response

@@ -15,6 +15,9 @@ A kind may also have (the platform asks with ``getattr``):
 - ``rating_modes``, ``rating_mode(options)``, ``rating(options, state)``: its rated modes
   (games.ratings);
 - ``rematch_options(options, seed)``: the options of a finished game played again (a new deal);
+- ``private_fields(outcome) -> tuple of names``: the fields of a move's outcome that only its
+  seat may read until the game is over (a Set hint's card); every way out leaves them out for
+  everyone else (games.selectors.outcomes_for);
 - ``seed_for(options) -> int | None``: the seed that options fix (a day's puzzle is the same deal
   for everyone), stored as the game's seed; None leaves it random;
 - ``stat_fields`` and ``stats(options, state, moves) -> {name: {field: count or [seconds]}}``:

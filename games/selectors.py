@@ -135,16 +135,50 @@ def moves_list(game: Game, *, since: int = 0) -> QuerySet:
     return Move.objects.filter(game=game, seq__gt=since).order_by("seq")
 
 
-def move_json(move: Move) -> dict:
+def move_json(move: Move, outcome: dict | None = None) -> dict:
+    """A logged move as the API shows it, with its `outcome` as the reader may see it (by
+    default the whole of it: see `outcomes_for`)."""
     return {
         "seq": move.seq,
         "actor": move.actor,
         "seat": move.seat.number if move.seat_id and move.seat else None,
         "action": move.action,
-        "outcome": move.outcome,
+        "outcome": move.outcome if outcome is None else outcome,
         "at_ms": move.at_ms,
         "created": move.created.isoformat(),
     }
+
+
+def outcomes_for(game: Game, seat_id: int | None, *, everything: bool = False):
+    """How a reader sees the outcomes of a game's moves: a function of a move, or None when
+    every outcome is shown whole.
+
+    What a move told its seat alone (a Set hint's card: its kind's `private_fields`) is that
+    seat's until the game is over; anyone else, watchers included, reads the rest of the
+    outcome and ``"withheld"``, the names of the fields left out. `seat_id` is the reader's seat
+    at the game (None: a watcher); `everything` shows all (the admin's staff)."""
+    private_fields = getattr(get_rules(game.kind), "private_fields", None)
+    if everything or private_fields is None or game.status == Game.Status.OVER:
+        return None
+
+    def shown(move: Move) -> dict:
+        outcome = move.outcome
+        if move.seat_id is None or move.seat_id == seat_id or not isinstance(outcome, dict):
+            return outcome
+        hidden = [name for name in private_fields(outcome) if name in outcome]
+        if not hidden:
+            return outcome
+        kept = {name: value for name, value in outcome.items() if name not in hidden}
+        return {**kept, "withheld": hidden}
+
+    return shown
+
+
+def moves_json(moves, shown=None) -> list[dict]:
+    """Moves as the API shows them, each outcome as `shown` (outcomes_for) lets the reader."""
+    if shown is None:
+        return [move_json(move) for move in moves]
+    return [move_json(move, shown(move)) for move in moves]
 
 
 def is_guest_seat(seat) -> bool:
@@ -205,12 +239,16 @@ def game_summary(game: Game, seats: list[dict] | None = None) -> dict:
     }
 
 
-def game_replay(game: Game, *, start: int = 0, limit: int | None = None) -> dict:
+def game_replay(
+    game: Game, *, start: int = 0, limit: int | None = None, seat_id: int | None = None
+) -> dict:
     """Every step of a game with the board as it was: step 0 is the deal, then one per move.
 
     With `limit`, only steps `start` to `start + limit - 1` are described, with the `total` and
-    the `next_start` (a Set War draw has 10,001 steps); moves after the page are not read.
+    the `next_start` (a Set War draw has 10,001 steps); moves after the page are not read. Each
+    step's board is a watcher's, and its outcome as the reader (`seat_id`) may see it.
     """
+    shown = outcomes_for(game, seat_id)
     from games.replay import replay_states
 
     rules = get_rules(game.kind)
@@ -225,7 +263,7 @@ def game_replay(game: Game, *, start: int = 0, limit: int | None = None) -> dict
             continue
         at = move.at_ms if move else game.created_ms
         step = (
-            move_json(move)
+            move_json(move, shown(move) if shown else None)
             if move
             else {
                 "seq": 0,
@@ -263,16 +301,17 @@ def moves_with_seats() -> Prefetch:
     return Prefetch("moves", queryset=Move.objects.select_related("seat").order_by("seq"))
 
 
-def game_export(game: Game, *, full: bool) -> dict:
+def game_export(game: Game, *, full: bool, seat_id: int | None = None) -> dict:
     """Everything needed to rebuild the game elsewhere: seed, options and the whole log (read
     here, or prefetched with `moves_with_seats`).
 
     While a game is being played its seed, deck and state would tell the cards to come, so they
-    are left out unless `full` (the game is over, or staff are asking).
+    are left out unless `full` (the game is over, or staff are asking); so is what a move told
+    its seat alone, but to that seat (`seat_id`: outcomes_for).
     """
     data = game_summary(game)
     prefetch_related_objects([game], moves_with_seats())  # nothing more if fetched already
-    data["moves"] = [move_json(move) for move in game.moves.all()]
+    data["moves"] = moves_json(game.moves.all(), outcomes_for(game, seat_id, everything=full))
     data["created_ms"] = game.created_ms
     data["chat"] = chat_export(game)
     if full:

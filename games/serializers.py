@@ -312,7 +312,14 @@ class MoveOut(serializers.Serializer):
     actor = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True)
     action = serializers.DictField()
-    outcome = serializers.DictField()
+    outcome = serializers.DictField(
+        help_text=(
+            "What the move did. While the game is being played, what it told its seat alone (a "
+            "Set hint's card and message) is shown to that seat only; anyone else reads the "
+            'rest and `"withheld"`, the names of the fields left out. Once the game is over, '
+            "the whole outcome is everyone's."
+        )
+    )
     at_ms = serializers.IntegerField()
     created = serializers.DateTimeField()
 
