@@ -19,6 +19,7 @@ from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import exceptions, negotiation, status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -27,6 +28,7 @@ from accounts.selectors import account_named, name_taken
 from accounts.tokens import token_create
 from accounts.validators import validate_username
 from games import limits, profiles, selectors
+from games.auth import BearerAuthentication
 from games.errors import Conflict
 from games.models import Game, Seat
 from games.schema import (
@@ -192,13 +194,16 @@ class AnyAccept(negotiation.DefaultContentNegotiation):
         return renderers[0], renderers[0].media_type
 
 
-def _finished_games(user, *, since_ms: int | None):
-    """The account's finished games, newest first: one of their seats is one of its players."""
+def _finished_games(user, *, since_ms: int | None, private: bool):
+    """The account's finished games, newest first: one of their seats is one of its players;
+    its `private` ones (by link only) only when asked by the account itself."""
     games = Game.objects.filter(
         status=Game.Status.OVER,
         finished__isnull=False,
         pk__in=Seat.objects.filter(player__user=user).values("game_id"),
     )
+    if not private:
+        games = games.filter(link_key="")
     if since_ms is not None:
         games = games.filter(finished__gte=EPOCH + datetime.timedelta(milliseconds=since_ms))
     return games.prefetch_related(
@@ -251,7 +256,9 @@ async def _alines(games, limit: int | None) -> AsyncIterator[str]:
 
 
 class UserGamesView(APIView):
-    authentication_classes = []  # public, as the games and their exports are
+    # Public, as the games and their exports are; the account itself (its token, or its signed-in
+    # browser) also gets its private games.
+    authentication_classes = [BearerAuthentication, SessionAuthentication]
     content_negotiation_class = AnyAccept
 
     @extend_schema(
@@ -261,7 +268,9 @@ class UserGamesView(APIView):
             "Streams every finished game one of the account's players sat at, newest first (by "
             "when it finished), as NDJSON: one game a line, each as "
             "`GET /api/games/{game_id}/export` answers it (seed, options, state, the whole "
-            "move log and the chat). The account's name is compared ignoring case. The download "
+            "move log and the chat). Its private games (by link only) come only to the account "
+            "itself (its token, or its signed-in browser). The account's name is compared "
+            "ignoring case. The download "
             "is streamed, so a year of games comes without the server holding it; an account "
             "without "
             "finished games answers an empty body."
@@ -281,7 +290,9 @@ class UserGamesView(APIView):
         user = account_named(name)
         query = s.UserGamesQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        games = _finished_games(user, since_ms=query.validated_data.get("since"))
+        reader = request.user if getattr(request.user, "is_authenticated", False) else None
+        own = reader is not None and (reader.pk == user.pk or reader.is_staff)
+        games = _finished_games(user, since_ms=query.validated_data.get("since"), private=own)
         limit = query.validated_data.get("max")
         if isinstance(request._request, ASGIRequest):
             lines = _alines(games, limit)

@@ -111,7 +111,9 @@ def profile(request, name: str):
         (label, stats[field], profiles.is_seconds(field))
         for field, label in profiles.stat_fields().items()
     ]
-    seats = profiles.latest_seats(user)
+    is_self = request.user.is_authenticated and request.user.pk == user.pk
+    # A private game (by link only) is listed to its own player, and to staff.
+    seats = profiles.latest_seats(user, private=is_self or request.user.is_staff)
     figures = profiles.finished_stats(
         seat.game_id for seat in seats if seat.game.status == seat.game.Status.OVER
     )
@@ -120,7 +122,6 @@ def profile(request, name: str):
         row = game_row(seat.game, seat.player)
         won = figures.get(seat.game_id, {}).get(seat.name, {}).get("games_won")
         games.append({**row, "seat": seat, "won": won})
-    is_self = request.user.is_authenticated and request.user.pk == user.pk
     return render(
         request,
         "accounts/profile.html",

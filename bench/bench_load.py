@@ -278,6 +278,7 @@ class Table:
     def __init__(self, spec: dict, gen: Generator) -> None:
         self.index, self.gen = spec["index"], gen
         self.game_id: int | None = None
+        self.key: str | None = None
         self.creating: asyncio.Future | None = None
         self.players = [
             Player(self, n, port, n < spec["ws_movers"]) for n, port in enumerate(spec["ports"])
@@ -297,7 +298,8 @@ class Table:
             reply = await player.request("POST", "/api/games/", body.encode())
             if reply.status != 201:
                 raise RuntimeError(f"POST /api/games/ -> {reply.status}: {reply.text[:200]}")
-            self.game_id = reply.json()["id"]
+            # A private game (the API's default) is joined by its key, as a friend's link would.
+            self.game_id, self.key = reply.json()["id"], reply.json().get("key")
             if self.gen.stats.inside(time.perf_counter()):
                 self.gen.stats.games += 1
             self.creating.set_result(self.game_id)
@@ -345,13 +347,14 @@ class Player:
         """Take a seat at the table's current game and open its WebSocket."""
         from websockets.asyncio.client import connect
 
-        game_id = self.table.game_id
+        game_id, key = self.table.game_id, self.table.key
         if self.seated_at is not None and self.seated_at[0] == game_id:
             token = self.seated_at[1]  # seated; only the socket failed last time: open it again
         else:
             body = json.dumps({"name": self.name}).encode()
             sent = time.perf_counter()
-            reply = await self.request("POST", f"/api/games/{game_id}/join", body)
+            query = f"?key={key}" if key else ""
+            reply = await self.request("POST", f"/api/games/{game_id}/join{query}", body)
             if self.stats.inside(sent):
                 self.stats.joins += 1
                 self.stats.join_latency.append(reply.at - sent)

@@ -30,13 +30,14 @@ from games.pages import (
     _choice,
     _clean_name,
     _describe,
-    _game_or_404,
     _int_choice,
     _safe_next,
     form_status,
+    game_or_404,
     game_row,
     game_url,
     live_page_context,
+    with_query,
 )
 
 RULE_SETS = {
@@ -237,9 +238,9 @@ def replay_config(options: dict) -> dict:
 @require_GET
 def table_page(request, game_id: int):
     """The Set table: cards, scores and the live game; ``?join=1`` seats the visitor."""
-    game = _game_or_404(game_id)
+    game = game_or_404(request, game_id)
     if game.kind != Game.Kind.SET:
-        return redirect(game_url(game))
+        return redirect(with_query(request, game_url(game)))
     return render(request, "table.html", _table_context(request, game))
 
 
@@ -289,7 +290,7 @@ def _solitaire_games(player: Player | None) -> list[dict]:
 @require_GET
 def solitaire_game(request, game_id: int):
     """Play a solitaire game: the classic table with a clock, "How many sets?" and "Show one"."""
-    game = _game_or_404(game_id)
+    game = game_or_404(request, game_id)
     if game.kind != Game.Kind.SET:
-        return redirect(game_url(game))
+        return redirect(with_query(request, game_url(game)))
     return render(request, "table.html", _table_context(request, game, solitaire=True))

@@ -25,7 +25,9 @@ from games.auth import (
     account_player,
     acting_seat,
     check_guest_name,
+    check_reach,
     joining_player,
+    reader_players,
     session_player_for_write,
 )
 from games.errors import Forbidden
@@ -33,6 +35,7 @@ from games.models import Game
 from games.schema import (
     ERROR_RESPONSES,
     FORBIDDEN_RESPONSES,
+    GAME_KEY,
     JSON_BODY,
     JSON_BODY_RESPONSES,
     NOT_FOUND_RESPONSES,
@@ -77,6 +80,7 @@ def created_answer(made) -> dict:
         version=head.version,
         is_open=head.is_open,
         is_default=head.is_default,
+        link_key=head.link_key,
         created=created,
         updated=created,
         finished=created if head.status == Game.Status.OVER else None,
@@ -87,7 +91,7 @@ def created_answer(made) -> dict:
 def join_game(game_id, data, client: str | None, player=None) -> dict:
     """Seat a player: the body's checks, then the client's join is counted, then the rules
     (services.join); the token, the seat and the game. `player` is a browser's or an account
-    token's, if any."""
+    token's, if any. The caller has checked that the request may reach the game."""
     game_id = selectors.game_id_of(game_id)
     checked = s.JoinRequest(data=data)
     checked.is_valid(raise_exception=True)
@@ -102,6 +106,7 @@ def join_game(game_id, data, client: str | None, player=None) -> dict:
             name=name,
             player_id=player.pk if player is not None else None,
             client=client,
+            reached=True,
         )
     )
     guest = player is None or player.user_id is None
@@ -139,6 +144,7 @@ def join_answer(written, account_seats: set[int], *, guest: bool = True) -> dict
         version=head.version,
         is_open=head.is_open,
         is_default=head.is_default,
+        link_key=head.link_key,
         created=row.created,
         updated=written.updated,
         finished=written.updated if change.ended else row.finished,
@@ -183,6 +189,7 @@ class GameListView(APIView):
             kind=query.validated_data.get("kind"),
             status=query.validated_data.get("status"),
             is_open=query.validated_data.get("open"),
+            players=reader_players(request),
         )[: min(max(query.validated_data["limit"], 1), 200)]
         return Response([selectors.game_summary(game) for game in games])
 
@@ -209,9 +216,11 @@ class GameDetailView(APIView):
         tags=["Games"],
         summary="Read a game as your seat sees it",
         description="Without a token (or session seat) you see what a watcher sees.",
+        parameters=[GAME_KEY],
         responses={200: s.GameDetailOut, **NOT_FOUND},
     )
     def get(self, request, game_id: int):
+        check_reach(request, selectors.game_row(game_id))
         now = services.now_ms()
         head = services.game_fresh(game_id, now)
         seat = _optional_seat(request, head)
@@ -257,6 +266,7 @@ class JoinView(APIView):
             "signed-in browser) may not take an account's name, whatever its case: 409."
         ),
         request=s.JoinRequest,
+        parameters=[GAME_KEY],
         responses={
             201: s.JoinOut,
             **JSON_BODY_RESPONSES,
@@ -266,6 +276,7 @@ class JoinView(APIView):
         },
     )
     def post(self, request, game_id: int):
+        check_reach(request, selectors.game_row(game_id))
         player = joining_player(request)
         answer = join_game(game_id, request.data, limits.client_address(request.META), player)
         return Response(answer, status=status.HTTP_201_CREATED)
@@ -342,7 +353,7 @@ class RematchView(APIView):
             "token": ref.token,
             "seat": selectors.seat_json(game.seats.select_related("player").get(pk=ref.pk)),
             "game": selectors.game_summary(game),
-            "url": selectors.page_url(game.kind, game.pk),
+            "url": selectors.keyed_url(selectors.page_url(game.kind, game.pk), game.link_key),
         }
         return Response(body, status=status.HTTP_201_CREATED if seated_now else status.HTTP_200_OK)
 
@@ -354,11 +365,12 @@ class MovesView(APIView):
     @extend_schema(
         tags=["Games"],
         summary="Read the move log",
-        parameters=[s.MovesQuery],
+        parameters=[s.MovesQuery, GAME_KEY],
         responses={200: s.MoveOut(many=True), **ERROR_RESPONSES, **NOT_FOUND},
     )
     def get(self, request, game_id: int):
         game = selectors.game_row(game_id)
+        check_reach(request, game)
         query = s.MovesQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         since = query.validated_data["since"]
@@ -399,11 +411,12 @@ class ReplayView(APIView):
             "step per move, each with the board as a watcher saw it. Long games (a Set War "
             "draw has 10,001 steps) read best page by page: give `start` and/or `limit`."
         ),
-        parameters=[s.ReplayQuery],
+        parameters=[s.ReplayQuery, GAME_KEY],
         responses={200: s.ReplayOut, **ERROR_RESPONSES, **NOT_FOUND},
     )
     def get(self, request, game_id: int):
         game = selectors.game_get(game_id)
+        check_reach(request, game)
         page = {}
         if "start" in request.query_params or "limit" in request.query_params:
             query = s.ReplayQuery(data=request.query_params)
@@ -422,10 +435,12 @@ class ExportView(APIView):
             "While the game is being played, the seed, a fixed deck and the state are withheld "
             "(they would tell the cards to come); they are included once it is over."
         ),
+        parameters=[GAME_KEY],
         responses={200: s.ExportOut, **NOT_FOUND},
     )
     def get(self, request, game_id: int):
         game = selectors.game_get(game_id)
+        check_reach(request, game)
         staff = bool(getattr(request.user, "is_staff", False))
         full = staff or game.status == Game.Status.OVER
         export = selectors.game_export(game, full=full, seat_id=_seat_id(request, game))
@@ -482,12 +497,13 @@ class ChatView(APIView):
             "Anyone who can watch the game may read its chat: the messages oldest first, at most "
             f"{selectors.CHAT_PAGE} at a time; `?since=<id>` reads those after a message."
         ),
-        parameters=[s.ChatQuery],
+        parameters=[s.ChatQuery, GAME_KEY],
         responses={200: s.ChatOut(many=True), **ERROR_RESPONSES, **NOT_FOUND},
         examples=[CHAT_EXAMPLE],
     )
     def get(self, request, game_id: int):
         game = selectors.game_row(game_id)
+        check_reach(request, game)
         return chat_log_answer(request, game.pk)
 
     @extend_schema(

@@ -23,6 +23,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -36,7 +37,7 @@ from django.middleware.security import SecurityMiddleware
 from games import limits, runtime, selectors, services, store
 from games import serializers as s
 from games.api import created_answer, join_answer
-from games.auth import acheck_guest_name, token_of
+from games.auth import KEY_PARAMETER, acheck_guest_name, token_of
 from games.errors import GameError, game_error_answer
 from games.middleware import allowed_host
 from games.names import is_plain_name
@@ -242,7 +243,9 @@ async def join(game_id: int, scope, body: bytes) -> tuple | None:
     try:
         await acheck_guest_name(name)  # no Authorization, no cookie: a guest (as api.join_game)
         written = await services.arun(
-            services.join(game_id=game_id, name=name, client=limits.client_address(scope))
+            services.join(
+                game_id=game_id, name=name, client=limits.client_address(scope), key=_key(scope)
+            )
         )
     except GameError as exc:
         return game_error_answer(exc)
@@ -251,6 +254,12 @@ async def join(game_id: int, scope, body: bytes) -> tuple | None:
     store.remember_seat(services.seat_ref(game_id, new))
     account_seats = await sync_to_async(selectors.account_seats)(game_id)
     return 201, join_answer(written, account_seats), {}
+
+
+def _key(scope) -> str | None:
+    """A private game's key from the query string (``?key=``: its link), as Django reads it."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    return (query.get(KEY_PARAMETER) or [None])[-1]
 
 
 def _headers(scope) -> tuple[bytes | None, bytes | None, bool]:

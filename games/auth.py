@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from games import store
-from games.errors import Conflict, Forbidden
-from games.models import Player
+from games.errors import Conflict, Forbidden, NotFound
+from games.models import Player, keys_match
 from games.selectors import game_id_of, game_row
 
 SESSION_PLAYER_KEY = "player_id"
@@ -269,16 +270,13 @@ def session_player_save(request, name: str) -> Player:
     return player
 
 
-def acting_seat(request, game_id: int) -> store.SeatRef:
-    """The seat this request acts for at this game, or a 404 for a game that does not exist, or
-    a 403 naming what is missing. A seat token of this game needs no other query."""
-    game_id = game_id_of(game_id)
-    seat = request.auth if isinstance(request.auth, store.SeatRef) else None
+def reader_seat(request, game_id: int) -> store.SeatRef | None:
+    """The seat a request holds at a game: its seat token's (of this game), its account's (an
+    account's token, or a signed-in browser: any of the account's players'), or its browser
+    session's player's; None for a reader with none. It checks nothing a write needs (CSRF)."""
+    seat = request.auth if isinstance(getattr(request, "auth", None), store.SeatRef) else None
     if seat is not None:
-        if seat.game_id == game_id:
-            return seat
-        game_row(game_id)
-        raise Forbidden("That seat token belongs to another game.")
+        return seat if seat.game_id == game_id else None
     grant = _grant(request)
     if grant is not None:
         # The account's seat: any of its players' (a guest's games it kept are its own too).
@@ -287,16 +285,93 @@ def acting_seat(request, game_id: int) -> store.SeatRef:
             seat = store.read("seat_of_player", game_id, player_id)
             if seat is not None:
                 return seat
-    player = session_player(request) if grant is None else None
-    if player is not None:
-        seat = store.read("seat_of_player", game_id, player.pk)
-        if seat is not None:
-            if request.method not in ("GET", "HEAD", "OPTIONS"):
-                # A browser session acts only with its CSRF token, like any session write.
-                authentication.SessionAuthentication().enforce_csrf(request)
-            return seat
-    game_row(game_id)
+        return None
+    player = session_player(request)
+    return store.read("seat_of_player", game_id, player.pk) if player is not None else None
+
+
+def acting_seat(request, game_id: int) -> store.SeatRef:
+    """The seat this request acts for at this game, or a 404 for a game that does not exist (or
+    a private one the request cannot reach), or a 403 naming what is missing. A seat token of
+    this game needs no other query."""
+    game_id = game_id_of(game_id)
+    token_seat = request.auth if isinstance(request.auth, store.SeatRef) else None
+    if token_seat is not None and token_seat.game_id != game_id:
+        check_reach(request, game_row(game_id))
+        raise Forbidden("That seat token belongs to another game.")
+    seat = reader_seat(request, game_id)
+    if seat is not None:
+        by_session = token_seat is None and _grant(request) is None
+        if by_session and request.method not in ("GET", "HEAD", "OPTIONS"):
+            # A browser session acts only with its CSRF token, like any session write.
+            authentication.SessionAuthentication().enforce_csrf(request)
+        return seat
+    check_reach(request, game_row(game_id))
     raise Forbidden(
         "You have no seat at this game: join it first and send your seat token as "
         "'Authorization: Token <token>'."
     )
+
+
+def reader_players(request) -> list[int]:
+    """The players whose private games a request sees listed beside everyone's: its seat
+    token's, its account's (all of its players: an account's token or a signed-in browser), or
+    its browser session's guest."""
+    auth = getattr(request, "auth", None)
+    if isinstance(auth, store.SeatRef):
+        return [auth.player_id]
+    account = auth.user if isinstance(auth, AccountGrant) else _account(request)
+    if account is not None:
+        return list(Player.objects.filter(user=account).values_list("pk", flat=True))
+    player = session_player(request)
+    return [player.pk] if player is not None else []
+
+
+# -- who may reach a private game -----------------------------------------------------------------
+
+#: A browser session's private games opened by their link (their ids), newest last.
+REACHED_SESSION_KEY = "games_reached"
+REACHED_MAX = 200
+#: The query parameter that carries a private game's key (its link: ``/play/7/?key=...``).
+KEY_PARAMETER = "key"
+
+
+def may_reach(request, game_id: int, link_key: str, *, remember: bool = False) -> bool:
+    """Whether a request may see a game (read it, watch it, join it): any game anyone may see;
+    a private one (`link_key` set) only by its link (``?key=``), a browser that opened its link
+    before, its seats, and staff. With `remember`, a browser that brings the key is remembered
+    (its session), so the page's own requests and socket need no key."""
+    if not link_key:
+        return True
+    session = getattr(request, "session", None)
+    if keys_match(request.GET.get(KEY_PARAMETER), link_key):
+        if remember and session is not None:
+            reached = [g for g in session.get(REACHED_SESSION_KEY, ()) if g != game_id]
+            session[REACHED_SESSION_KEY] = [*reached[-(REACHED_MAX - 1) :], game_id]
+        return True
+    if session is not None and game_id in session.get(REACHED_SESSION_KEY, ()):
+        return True
+    account = _account(request)
+    if account is not None and account.is_staff:
+        return True
+    return reader_seat(request, game_id) is not None
+
+
+def check_reach(request, game, *, remember: bool = False) -> None:
+    """Refuse a request that may not see a game (`may_reach`) as if the game did not exist: a
+    private game's id says nothing to a stranger."""
+    if not may_reach(request, game.pk, game.link_key, remember=remember):
+        raise NotFound(f"There is no game with id {game.pk}.")
+
+
+def scope_may_reach(scope, game_id: int, link_key: str) -> bool:
+    """`may_reach` for the handshake of a WebSocket that holds no seat at the game (its query
+    string, its browser's session); the session is read from the database: call it on a
+    game-database thread."""
+    if not link_key:
+        return True
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    if keys_match((query.get(KEY_PARAMETER) or [None])[-1], link_key):
+        return True
+    session = scope.get("session")
+    return session is not None and game_id in session.get(REACHED_SESSION_KEY, ())

@@ -42,7 +42,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from games import presence, realtime, runtime, selectors, services, store
-from games.auth import SESSION_PLAYER_KEY
+from games.auth import SESSION_PLAYER_KEY, scope_may_reach
 from games.errors import GameError
 from games.rules import get_rules
 
@@ -158,6 +158,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.seat = seat
         elif settings.SESSION_COOKIE_NAME in self.scope.get("cookies", {}):
             self.seat = await runtime.run_db(_session_seat, self.game_id, self.scope["session"])
+        # A private game is watched only with its link's key, or by a browser that opened it.
+        if self.seat is None and not await self.may_reach(head.link_key):
+            await self.refuse(4404)
         # Join first, then read: every change after the first view reaches this socket.
         group = realtime.group_name(self.game_id)
         await self.channel_layer.group_add(group, self.channel_name)
@@ -176,6 +179,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             )
         elif self.follows_presence:
             await self.send_json({"type": "presence", "here": await _table_here(self.game_id)})
+
+    async def may_reach(self, link_key: str) -> bool:
+        if not link_key:
+            return True
+        return await runtime.run_db(scope_may_reach, self.scope, self.game_id, link_key)
 
     async def refuse(self, code: int) -> None:
         """Close the handshake with `code` and end the consumer."""
@@ -286,7 +294,10 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def game_rematch(self, message: dict) -> None:
         """A player asked to play the game again (services.game_rematch): where the new game
         is, so the others can accept in one click."""
-        url = selectors.page_url(message["kind"], message["next"])
+        # Whoever may watch the old game may see the new one: a private one's link has its key.
+        url = selectors.keyed_url(
+            selectors.page_url(message["kind"], message["next"]), message.get("key", "")
+        )
         await self.send_json(
             {"type": "rematch", "game": message["next"], "url": url, "by": message.get("by")}
         )

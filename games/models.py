@@ -18,6 +18,18 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_link_key() -> str:
+    """A private game's key: 128 random bits, in a URL as they are."""
+    return secrets.token_urlsafe(16)
+
+
+def keys_match(given, link_key: str) -> bool:
+    """Whether `given` (from a link) is a private game's key, compared in constant time."""
+    if not isinstance(given, str) or not given or not link_key:
+        return False
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), link_key.encode())
+
+
 class Player(models.Model):
     """Someone who plays: a browser session, a user, an API client or the computer."""
 
@@ -55,8 +67,12 @@ class Game(models.Model):
     )
     version = models.PositiveIntegerField(default=0)
     state = models.JSONField(default=dict, blank=True)
-    # Open tables are reachable over the plain-text protocol, where the name is the identity.
+    # Open tables are listed and anyone may watch or join them; a Set declare table that is open
+    # is also reachable over the plain-text protocol, where the name is the identity.
     is_open = models.BooleanField(default=False)
+    # A private game's key (a table made not open): it is reachable only by a link that carries
+    # the key, and by its seats (games.auth.may_reach); "" for a game anyone may see.
+    link_key = models.CharField(max_length=32, blank=True, default="")
     # The table the bare protocol routes (/look/P ...) address; exactly one at a time.
     is_default = models.BooleanField(default=False)
     # When time alone will next change the game (a declare deadline), in Unix ms; null if never.

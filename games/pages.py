@@ -23,7 +23,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET
 
 from games import limits, ratings, selectors, services
-from games.auth import ACCOUNT_NAME_TAKEN, is_account_name, is_guest, session_player
+from games.auth import ACCOUNT_NAME_TAKEN, is_account_name, is_guest, may_reach, session_player
 from games.errors import NotFound
 from games.models import CHAT_MAX_LENGTH, Game, Player
 from games.names import BadName, check_name
@@ -118,6 +118,11 @@ def game_url(game: Game) -> str:
     return selectors.page_url(game.kind, game.pk)
 
 
+def share_path(game: Game) -> str:
+    """The link that invites to a game: its page, joining; a private game's carries its key."""
+    return selectors.keyed_url(f"{game_url(game)}?join=1", game.link_key)
+
+
 def game_row(game: Game, player: Player | None) -> dict:
     seats = list(game.seats.all())
     mine = player is not None and any(seat.player_id == player.pk for seat in seats)
@@ -138,11 +143,20 @@ def game_row(game: Game, player: Player | None) -> dict:
     }
 
 
-def _game_or_404(game_id: int) -> Game:
+def game_or_404(request, game_id: int) -> Game:
+    """The game a page shows, or the site's 404 page: for a game that does not exist, and for a
+    private game this visitor may not see (games.auth.may_reach). A visitor who brings the
+    key (its link) is remembered, so the page's own requests and socket need no key."""
     game = Game.objects.filter(pk=game_id).first()
-    if game is None:
+    if game is None or not may_reach(request, game.pk, game.link_key, remember=True):
         raise Http404(f"There is no game with id {game_id}.")
     return game
+
+
+def with_query(request, url: str) -> str:
+    """`url` with the request's query string (a private game's key goes where the page goes)."""
+    query = request.META.get("QUERY_STRING", "")
+    return f"{url}?{query}" if query else url
 
 
 # --- the lobby ---------------------------------------------------------------------------------
@@ -151,7 +165,7 @@ def _game_or_404(game_id: int) -> Game:
 @require_GET
 def game_page(request, game_id: int):
     """A game's own address: each kind opens its own page (a Set table, a Set War viewer...)."""
-    return redirect(game_url(_game_or_404(game_id)))
+    return redirect(with_query(request, game_url(game_or_404(request, game_id))))
 
 
 # --- playing -----------------------------------------------------------------------------------
@@ -198,7 +212,7 @@ def live_page_context(request, game: Game) -> dict:
         "seat": seat,
         "view": view,
         "config": config,
-        "share_url": request.build_absolute_uri(game_url(game) + "?join=1"),
+        "share_url": request.build_absolute_uri(share_path(game)),
         "join_requested": join_requested,
         "seat_ratings": selectors.seat_ratings(game),
         # A finished game played again already: where (its players may still join it).
@@ -216,7 +230,7 @@ def live_page_context(request, game: Game) -> dict:
 @require_GET
 def replay_page(request, game_id: int):
     """Step through a game's moves with the board as it was after each one."""
-    game = _game_or_404(game_id)
+    game = game_or_404(request, game_id)
     seats = list(game.seats.select_related("player"))  # whose accounts mark the guests
     return render(
         request,

@@ -110,6 +110,7 @@ class NewGame:
     is_default: bool = False
     steps: list[Step] = field(default_factory=list)
     rated: bool = False
+    link_key: str = ""  # a private game's key (games.models.Game.link_key)
 
 
 # -- planning: the rules only, no database --------------------------------------------------------

@@ -128,12 +128,15 @@ def rating_history(user) -> dict[str, list[dict]]:
     return history
 
 
-def latest_seats(user, limit: int = LAST_GAMES) -> list[Seat]:
+def latest_seats(user, limit: int = LAST_GAMES, *, private: bool = True) -> list[Seat]:
     """The account's seats at its latest games (any status), newest first, each with its game
-    its player and the game's seats with theirs (two queries in all)."""
+    its player and the game's seats with theirs (two queries in all); without its `private`
+    games (by link only) for anyone but the account itself."""
+    seats = Seat.objects.filter(player__user=user)
+    if not private:
+        seats = seats.filter(game__link_key="")
     seats = (
-        Seat.objects.filter(player__user=user)
-        .select_related("game", "player")
+        seats.select_related("game", "player")
         .prefetch_related(
             Prefetch("game__seats", queryset=Seat.objects.select_related("player__user"))
         )

@@ -476,5 +476,6 @@ def _follow(message: dict) -> None:
             state,
             message.get("is_default", head.is_default),
             message.get("has_computers", head.has_computers),
+            head.link_key,
         )
     )

@@ -6,7 +6,12 @@ described once here and the schema refers to the one `Error` component.
 """
 
 from drf_spectacular.serializers import PolymorphicProxySerializerExtension
-from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    inline_serializer,
+)
 from rest_framework import serializers
 
 from games.parsers import JSONParser
@@ -40,8 +45,19 @@ JSON_BODY_RESPONSES = {
     415: error_response("The body is not JSON: send it with 'Content-Type: application/json'."),
 }
 NOT_FOUND_RESPONSES = {
-    404: error_response("No game with that id."),
+    404: error_response(
+        "No game with that id (or a private game, to a request without its key and no seat)."
+    ),
 }
+GAME_KEY = OpenApiParameter(
+    "key",
+    str,
+    description=(
+        "A private game's key (its `key`, in the link its players share): a game created not "
+        "open is reachable only with it, or by its seats (their seat tokens, their accounts' "
+        "tokens, their browsers); to anyone else it answers 404, as a game that does not exist."
+    ),
+)
 TOKEN_RESPONSES = {
     401: error_response(
         "The token sent is not valid: a seat's ('Authorization: Token <token>') or an "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 
 from django.db import connection
-from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.urls import reverse
 
 from games import ratings, runtime, store
@@ -20,8 +20,21 @@ def seats_with_players() -> Prefetch:
     return Prefetch("seats", queryset=Seat.objects.select_related("player"))
 
 
-def game_list(*, kind: str | None = None, status: str | None = None, is_open=None) -> QuerySet:
-    games = Game.objects.prefetch_related(seats_with_players()).order_by("-id")
+def visible_to(players) -> Q:
+    """The games anyone may see, and the private ones where one of `players` (ids) sits."""
+    seated = Seat.objects.filter(player_id__in=list(players)).values("game_id")
+    return Q(link_key="") | Q(pk__in=seated) if players else Q(link_key="")
+
+
+def game_list(
+    *, kind: str | None = None, status: str | None = None, is_open=None, players=()
+) -> QuerySet:
+    """Games newest first: anyone's, and the private games where one of `players` sits."""
+    games = (
+        Game.objects.filter(visible_to(players))
+        .prefetch_related(seats_with_players())
+        .order_by("-id")
+    )
     if kind:
         games = games.filter(kind=kind)
     if status:
@@ -112,9 +125,19 @@ def page_url(kind: str, game_id: int) -> str:
 
 
 def rematch_url(game: Game) -> str | None:
-    """The page of the game this finished game is being played again at, if any."""
+    """The page of the game this finished game is being played again at, if any (a private
+    one's with its key: whoever sees the old game may see the new one)."""
     known = Rematch.objects.filter(game=game).select_related("next_game").first()
-    return page_url(known.next_game.kind, known.next_game_id) if known else None
+    if known is None:
+        return None
+    return keyed_url(page_url(known.next_game.kind, known.next_game_id), known.next_game.link_key)
+
+
+def keyed_url(url: str, link_key: str) -> str:
+    """A page's address as a link to share: a private game's carries its key."""
+    if not link_key:
+        return url
+    return f"{url}{'&' if '?' in url else '?'}key={link_key}"
 
 
 def game_view(game: Game, *, seat_name: str | None, now: int) -> dict:
@@ -232,6 +255,8 @@ def game_summary(game: Game, seats: list[dict] | None = None) -> dict:
         "version": game.version,
         "is_open": game.is_open,
         "is_default": game.is_default,
+        # Shown only to whoever may see the game: its seats, and who brought the key.
+        "key": game.link_key or None,
         "seats": seats,
         "created": game.created.isoformat(),
         "updated": game.updated.isoformat(),

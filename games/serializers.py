@@ -119,7 +119,13 @@ class GameListQuery(serializers.Serializer):
     status = QueryChoiceField(
         choices=Game.Status.values, required=False, help_text="Only games in this status."
     )
-    open = QueryBooleanField(required=False, help_text="Only open (protocol) tables, or none.")
+    open = QueryBooleanField(
+        required=False,
+        help_text=(
+            "Only open games, or only games that are not open (the private ones listed are "
+            "those where the reader has a seat)."
+        ),
+    )
     limit = QueryIntegerField(
         required=False,
         default=50,
@@ -138,7 +144,13 @@ class MovesQuery(serializers.Serializer):
 
 class GameCreateCommon(serializers.Serializer):
     open = StrictBooleanField(
-        default=False, help_text="Open tables are also reachable over the plain-text protocol."
+        default=False,
+        help_text=(
+            "Open games are listed, and anyone may watch or join them (an open Set declare "
+            "table is also reachable over the plain-text protocol). A game that is not open is "
+            "private: the answer's `key` is in its link (`?key=`), and only a request with it, "
+            "or one of its seats, can see or join it."
+        ),
     )
     rated = StrictBooleanField(
         default=False,
@@ -205,6 +217,14 @@ class GameOut(serializers.Serializer):
     version = serializers.IntegerField()
     is_open = serializers.BooleanField()
     is_default = serializers.BooleanField()
+    key = serializers.CharField(
+        allow_null=True,
+        help_text=(
+            "A private game's key, shown to whoever may see it (its seats, and who brought the "
+            "key): the link to share is its page with `?key=<key>`, and programs send it as "
+            "`?key=` to join or read the game. null: a game anyone may see."
+        ),
+    )
     seats = SeatOut(many=True)
     created = serializers.DateTimeField()
     updated = serializers.DateTimeField()

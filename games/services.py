@@ -35,7 +35,16 @@ from django.db import IntegrityError, transaction
 
 from games import limits, ratings, realtime, runtime, selectors, store
 from games.errors import Conflict, Forbidden, GameError, NotFound, RuleError
-from games.models import CHAT_MAX_LENGTH, ChatMessage, Game, Player, Rematch, Seat
+from games.models import (
+    CHAT_MAX_LENGTH,
+    ChatMessage,
+    Game,
+    Player,
+    Rematch,
+    Seat,
+    keys_match,
+    new_link_key,
+)
 from games.planning import (
     COMPUTER_SPEEDS_S,
     OVER,
@@ -207,6 +216,7 @@ def insert(game: NewGame):
         game.deadline_ms,
         game.state,
         game.is_default,
+        link_key=game.link_key,
     )
     yield store.Announce((head, None))
     yield store.Announce(LOBBY_NEWS)
@@ -333,12 +343,18 @@ def join(
     player_id: int | None = None,
     client: str | None = None,
     now: int | None = None,
+    key: str | None = None,
+    reached: bool = False,
 ) -> Work:
     """Seat a player (`player_id`, or a new one named `name`) under a name unique at the game;
-    `client`'s joins are counted. `run`/`arun` it for a Written whose change holds the seat."""
+    `client`'s joins are counted. A private game is joined only with its `key` (from its link),
+    or when the way in has found that the request may reach it (`reached`: games.auth); to
+    anyone else it does not exist. `run`/`arun` it for a Written whose change holds the seat."""
     now = now_ms() if now is None else now
 
     def plan(head, seats):
+        if head.link_key and not reached and not keys_match(key, head.link_key):
+            raise NotFound(f"There is no game with id {game_id}.")
         return plan_join(head, seats, name=name, now=now, player_id=player_id), None
 
     counted = (("joins", client),) if client is not None else ()
@@ -368,6 +384,8 @@ def create(
             kind=kind, options=options, seed=seed, now=now, is_open=is_open, is_default=is_default
         )
         game.rated = rated
+        if not is_open and not is_default:  # by link only: the key is in the link
+            game.link_key = new_link_key()
         return (yield from insert(game))
 
     counted = (("joins", client),) if client is not None else ()
@@ -518,6 +536,7 @@ def game_join(*, game_id: int, player=None, name: str | None = None, now: int | 
             name=name,
             player_id=player.pk if player is not None else None,
             now=now,
+            reached=True,  # pages and commands: the caller decided who sits
         )
     )
     return seat_ref(int(game_id), written.change.new_seat)
@@ -564,6 +583,7 @@ def game_rematch(*, game_id: int, player_id: int) -> tuple[Game, store.SeatRef, 
                         "game": game.pk,
                         "next": new.pk,
                         "kind": new.kind,
+                        "key": new.link_key,
                         "by": seat.name,
                     }
                 )
@@ -573,7 +593,7 @@ def game_rematch(*, game_id: int, player_id: int) -> tuple[Game, store.SeatRef, 
             mine.pk, new.pk, mine.player_id, mine.number, mine.name, mine.token, False, False
         )
         return new, ref, False
-    written = run(join(game_id=new.pk, name=seat.name, player_id=player_id))
+    written = run(join(game_id=new.pk, name=seat.name, player_id=player_id, reached=True))
     return new, seat_ref(new.pk, written.change.new_seat), True
 
 

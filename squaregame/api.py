@@ -32,7 +32,7 @@ from games.schema import (
     RATE_LIMITED_RESPONSES,
     TOKEN_RESPONSES,
 )
-from games.serializers import GameOut, StrictIntegerField
+from games.serializers import GameOut, StrictBooleanField, StrictIntegerField
 from squaregame.engine import GameState, dumps_save
 from squaregame.rules import MAX_SAVE_ENTRIES, SAVE_PLAYERS_DEFAULT, clean_save
 from squaregame.serializers import SAVE_BOARD_ENTRY, SAVE_MOVE_ENTRY
@@ -89,6 +89,13 @@ class SquareImportRequest(SquareSaveOut):
         min_value=0,
         max_value=2**62,
         help_text="Seeds the computer players' choices (random if omitted).",
+    )
+    open = StrictBooleanField(
+        default=False,
+        help_text=(
+            "Listed for anyone to watch and join; if not open (the default), the game is "
+            "private: the answer's `key` is in its link, and joins send it as `?key=`."
+        ),
     )
 
     def validate(self, attrs):
@@ -185,6 +192,7 @@ class SquareImportView(APIView):
                 "save": {"board": values["board"], "moves": values["moves"]},
             },
             seed=values.get("seed"),
+            is_open=values["open"],
         )
         body = selectors.game_summary(game)
         body["view"] = get_rules(game.kind).view(game.state, None, services.now_ms())

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -26,7 +25,9 @@ from games.pages import (
     _clean_name,
     _int_choice,
     form_status,
+    game_or_404,
     live_page_context,
+    with_query,
 )
 from squaregame.engine import piece_shapes
 from squaregame.rules import (
@@ -50,9 +51,10 @@ LIST_LIMIT = 20
 
 def _games_context(request, player: Player | None, **extra) -> dict:
     # The seats with their players, whose accounts mark the guests.
-    squares = Game.objects.filter(kind=Game.Kind.SQUARE).prefetch_related(
-        selectors.seats_with_players()
-    )
+    players = [player.pk] if player is not None else []
+    squares = Game.objects.filter(
+        selectors.visible_to(players), kind=Game.Kind.SQUARE
+    ).prefetch_related(selectors.seats_with_players())
     waiting = list(squares.filter(status=Game.Status.WAITING).order_by("-id")[:LIST_LIMIT])
     mine = (
         list(squares.filter(seats__player=player).distinct().order_by("-id")[:LIST_LIMIT])
@@ -148,6 +150,7 @@ def square_home(request):
         game = services.game_create(
             kind=Game.Kind.SQUARE,
             options={"players": players},
+            is_open=True,  # listed here for anyone to join, as every Square Game page's game
             # Only an account's game can be rated: a guest's box is ignored (it is not shown).
             rated=request.user.is_authenticated and request.POST.get("rated") == "on",
         )
@@ -186,7 +189,7 @@ def square_import(request):
         limits.check_join(request)
         player = _form_player(request)
         game = services.game_create(
-            kind=Game.Kind.SQUARE, options={"players": players, "save": save}
+            kind=Game.Kind.SQUARE, options={"players": players, "save": save}, is_open=True
         )
         if game.status != Game.Status.OVER:  # a save of a finished game is only watched
             services.game_join(game_id=game.pk, player=player, name=player.name)
@@ -201,11 +204,9 @@ def square_import(request):
 @require_GET
 def square_game(request, game_id: int):
     """Play a Square game: the board, your pieces, the ghost; ``?join=1`` seats the visitor."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        raise Http404(f"There is no game with id {game_id}.")
+    game = game_or_404(request, game_id)
     if game.kind != Game.Kind.SQUARE:
-        return redirect("game-page", game_id=game.pk)
+        return redirect(with_query(request, reverse("game-page", args=[game.pk])))
     context = live_page_context(request, game)
     context["config"].update(
         save_url=reverse("game-save", args=[game.pk]),

@@ -30,6 +30,7 @@ class TableHead:
     state: dict
     is_default: bool = False
     has_computers: bool = False
+    link_key: str = ""  # a private game's key ("" for a game anyone may see)
 
 
 def head_of(game: Game, state: dict | None = None) -> TableHead:
@@ -44,6 +45,7 @@ def head_of(game: Game, state: dict | None = None) -> TableHead:
         game.state if state is None else state,
         game.is_default,
         game.has_computers,
+        game.link_key,
     )
 
 
@@ -56,12 +58,13 @@ HEAD_COLUMNS = (
     "deadline_ms",
     "is_default",
     "has_computers",
+    "link_key",
 )
 
 
 def head_from_row(row, state: dict) -> TableHead:
     """A head from a row of HEAD_COLUMNS (SQLite gives its booleans as integers)."""
-    pk, kind, is_open, status, version, deadline_ms, is_default, has_computers = row
+    pk, kind, is_open, status, version, deadline_ms, is_default, has_computers, link_key = row
     return TableHead(
         pk,
         kind,
@@ -72,6 +75,7 @@ def head_from_row(row, state: dict) -> TableHead:
         state,
         bool(is_default),
         bool(has_computers),
+        link_key,
     )
 
 

@@ -24,8 +24,8 @@ _VERSION = "SELECT version FROM games_game WHERE id = %s"
 _DEFAULT = "SELECT id FROM games_game WHERE is_default"
 _INSERT_GAME = (
     "INSERT INTO games_game (kind, options, seed, status, version, state, is_open, is_default, "
-    "deadline_ms, has_computers, created_ms, created, updated, finished, rated) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    "deadline_ms, has_computers, created_ms, created, updated, finished, rated, link_key) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
 )
 _INSERT_PLAYER = (
     "INSERT INTO games_player (name, session_key, is_computer, created, user_id) "
@@ -142,6 +142,7 @@ def _insert_params(game, now, adapt) -> tuple:
         now,
         now if game.status == "over" else None,
         game.rated,
+        game.link_key,
     )
 
 

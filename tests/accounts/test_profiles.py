@@ -19,11 +19,18 @@ def account(name: str) -> Player:
     return Player.objects.create(name=name, user=user)
 
 
-def play_set_table(players, *, rated=True, attributes=3, finder=lambda turn: turn % 3 != 2):
-    """A classic table of these players, played to its end: `finder(turn)` says whether the
-    first player (else the second) claims the next set, 1 to 3 seconds apart."""
+def play_set_table(
+    players, *, rated=True, attributes=3, finder=lambda turn: turn % 3 != 2, is_open=True
+):
+    """A classic table of these players (an open one unless told), played to its end:
+    `finder(turn)` says whether the first player (else the second) claims the next set, 1 to 3
+    seconds apart."""
     game = services.game_create(
-        kind="set", options={"rules": "classic", "attributes": attributes}, now=T, rated=rated
+        kind="set",
+        options={"rules": "classic", "attributes": attributes},
+        now=T,
+        rated=rated,
+        is_open=is_open,
     )
     seats = [services.game_join(game_id=game.pk, player=p, now=T) for p in players]
     at = T

@@ -18,7 +18,7 @@ from tests.games.test_api_fast import HOST, JSON, through_asgi
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "correct horse battery"
-CLASSIC = {"kind": "set", "options": {"rules": "classic", "deck": EXAMPLE_DECK}}
+CLASSIC = {"kind": "set", "open": True, "options": {"rules": "classic", "deck": EXAMPLE_DECK}}
 A_SET = {"type": "claim", "cards": EXAMPLE_DECK[:3]}
 
 
@@ -213,11 +213,10 @@ def test_a_program_plays_a_rated_game_and_reads_both_ratings_moved(client):
 
     tokens = {name: account(client, name) for name in ("Zoë", "Ólafur")}
     body = {"kind": "set", "options": {"rules": "classic", "attributes": 3}, "rated": True}
-    game = post(client, "/api/games/", body, tokens["Zoë"]).json()
+    game = post(client, "/api/games/", body, tokens["Zoë"]).json()  # private: by its key
     for token in tokens.values():
-        assert (
-            post(client, f"/api/games/{game['id']}/join", {"name": "me"}, token).status_code == 201
-        )
+        joining = f"/api/games/{game['id']}/join?key={game['key']}"
+        assert post(client, joining, {"name": "me"}, token).status_code == 201
     for turn in range(40):
         state = Game.objects.get(pk=game["id"]).state
         if get_rules("set").status(state) == "over":
@@ -226,7 +225,8 @@ def test_a_program_plays_a_rated_game_and_reads_both_ratings_moved(client):
         action = get_rules("set").bot_actions(state, name)[0]
         moved = post(client, f"/api/games/{game['id']}/moves", action, tokens[name])
         assert moved.status_code == 200, moved.json()
-    detail = client.get(f"/api/games/{game['id']}/").json()
+    bearer = {"HTTP_AUTHORIZATION": f"Bearer {tokens['Zoë']}"}  # a seat's: a private game
+    detail = client.get(f"/api/games/{game['id']}/", **bearer).json()
     assert detail["status"] == "over" and detail["rated"] is True
     zoe = client.get("/api/users/Zoë").json()["ratings"]["set-classic-3"]
     olafur = client.get("/api/users/Ólafur").json()["ratings"]["set-classic-3"]

@@ -33,9 +33,9 @@ def _create(server, body: dict) -> int:
 def site(browser, server):
     """A set table, a Square Game, a staff account, and one browser context to visit them."""
     ids = {
-        "set": _create(server, {"kind": "set", "options": {"rules": "classic"}}),
-        "declare": _create(server, {"kind": "set"}),
-        "square": _create(server, {"kind": "square", "options": {"players": 2}}),
+        "set": _create(server, {"kind": "set", "open": True, "options": {"rules": "classic"}}),
+        "declare": _create(server, {"kind": "set", "open": True}),
+        "square": _create(server, {"kind": "square", "open": True, "options": {"players": 2}}),
     }
     server.shell(
         "from django.contrib.auth import get_user_model\n"

@@ -38,7 +38,9 @@ def test_deeply_nested_json_is_a_400_everywhere_in_the_api(client, url):
 
 def classic_game_and_token(client) -> tuple[dict, str]:
     game = client.post(
-        "/api/games/", {"kind": "set", "options": {"rules": "classic"}}, "application/json"
+        "/api/games/",
+        {"kind": "set", "open": True, "options": {"rules": "classic"}},
+        "application/json",
     ).json()
     joined = client.post(f"/api/games/{game['id']}/join", {"name": "ann"}, "application/json")
     return game, joined.json()["token"]

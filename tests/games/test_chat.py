@@ -298,7 +298,7 @@ async def _lobby_group():
 
 @pytest.mark.django_db
 def test_the_square_game_page_shows_its_chat_and_a_watcher_gets_no_input(client):
-    game = services.game_create(kind="square", options={"players": 2})
+    game = services.game_create(kind="square", options={"players": 2}, is_open=True)
     cy = services.game_join(game_id=game.pk, player=Player.objects.create(name="cy"))
     say(client, game.pk, "<i>my move</i>", cy.token)
     html = client.get(f"/square/{game.pk}/").content.decode()

@@ -114,13 +114,17 @@ class Players:
 
 
 def _new_set_game(http) -> tuple[int, str]:
-    game_id = http.post("/api/games/", json={"kind": "set", "options": {"rules": "classic"}})
+    game_id = http.post(
+        "/api/games/", json={"kind": "set", "open": True, "options": {"rules": "classic"}}
+    )
     game_id = game_id.json()["id"]
     return game_id, http.post(f"/api/games/{game_id}/join", json={"name": "ann"}).json()["token"]
 
 
 def _new_square_game(http) -> tuple[int, list[str]]:
-    created = http.post("/api/games/", json={"kind": "square", "options": {"players": 2}})
+    created = http.post(
+        "/api/games/", json={"kind": "square", "open": True, "options": {"players": 2}}
+    )
     game_id = created.json()["id"]
     tokens = [
         http.post(f"/api/games/{game_id}/join", json={"name": name}).json()["token"]

@@ -64,7 +64,8 @@ def test_a_wrong_rate_stops_the_server_at_its_checks():
 
 def test_api_joins_are_limited_per_client(client, settings):
     settings.RATE_LIMIT_JOINS = "3/min"
-    created = post(client, "/api/games/", {"kind": "set", "options": {"rules": "classic"}})
+    body = {"kind": "set", "open": True, "options": {"rules": "classic"}}
+    created = post(client, "/api/games/", body)
     assert created.status_code == 201
     game_id = created.json()["id"]
     join(client, game_id, "ann")
@@ -88,7 +89,7 @@ def test_api_joins_are_limited_per_client(client, settings):
 def test_api_moves_are_limited_per_seat_and_a_refused_move_changes_nothing(client, settings):
     settings.RATE_LIMIT_MOVES = "2/s"
     options = {"rules": "classic", "deck": EXAMPLE_DECK}
-    game_id = post(client, "/api/games/", {"kind": "set", "options": options})
+    game_id = post(client, "/api/games/", {"kind": "set", "open": True, "options": options})
     game_id = game_id.json()["id"]
     ann, bob = join(client, game_id, "ann"), join(client, game_id, "bob")
     url = f"/api/games/{game_id}/moves"

@@ -53,7 +53,11 @@ def on_loop(fn, /, *args, **kwargs):
 def classic_game(names=("ann", "bob"), *, now=T):
     """A classic table dealt the worked example's deck, with `names` seated (clock: `now`)."""
     game = services.game_create(
-        kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK}, seed=7, now=now
+        kind="set",
+        options={"rules": "classic", "deck": EXAMPLE_DECK},
+        seed=7,
+        now=now,
+        is_open=True,
     )
     seats = [
         services.game_join(game_id=game.pk, player=Player.objects.create(name=name), now=now + n)

@@ -28,7 +28,7 @@ def post(client, url, data, token=None):
 
 
 def create(client, options, kind="set"):
-    return post(client, "/api/games/", {"kind": kind, "options": options})
+    return post(client, "/api/games/", {"kind": kind, "open": True, "options": options})
 
 
 @pytest.mark.parametrize(

@@ -288,7 +288,7 @@ def test_unknown_games_are_404_pages_not_protocol_answers(client):
 
 
 def test_a_game_address_opens_the_page_for_its_kind(client):
-    table = services.game_create(kind="set", options={"rules": "classic"})
+    table = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
     assert client.get(f"/games/{table.pk}/")["Location"] == f"/play/{table.pk}/"
     other = Game.objects.create(kind=Game.Kind.SQUARE, seed=1, status=Game.Status.OVER)
     assert client.get(f"/games/{other.pk}/")["Location"] == f"/square/{other.pk}/"
@@ -384,7 +384,9 @@ def test_the_display_choices_are_drawn_by_the_server_from_their_cookies(client):
 def test_a_finished_table_offers_no_invitation(client):
     from tests.games.conftest import play_to_the_end
 
-    game = services.game_create(kind="set", options={"rules": "classic", "attributes": 3})
+    game = services.game_create(
+        kind="set", options={"rules": "classic", "attributes": 3}, is_open=True
+    )
     seat = services.game_join(game_id=game.pk, player=Player.objects.create(name="solo"))
     assert (
         'id="invite-panel" aria-labelledby="share-heading" >'

@@ -28,7 +28,7 @@ def square_game(players: list[Player | None], *, rated=True) -> tuple[Game, list
     """A Square game of these seats (None: a guest), played to its end: seat 1 places what the
     computer would, the others pass."""
     game = services.game_create(
-        kind="square", options={"players": len(players)}, seed=3, now=T, rated=rated
+        kind="square", options={"players": len(players)}, seed=3, now=T, rated=rated, is_open=True
     )
     seats = [
         services.game_join(
@@ -104,7 +104,11 @@ def test_set_war_is_never_rated():
 
 def set_table(*, attributes=3, rated=True):
     game = services.game_create(
-        kind="set", options={"rules": "classic", "attributes": attributes}, now=T, rated=rated
+        kind="set",
+        options={"rules": "classic", "attributes": attributes},
+        now=T,
+        rated=rated,
+        is_open=True,
     )
     ann, bob = account("ann"), account("bob")
     seats = [services.game_join(game_id=game.pk, player=p, now=T) for p in (ann, bob)]
@@ -254,7 +258,7 @@ def test_a_rated_games_detail_shows_its_accounts_ratings(client):
     assert body["rated"] is True
     up = round(Rating.objects.get(user=ann.user).mu)
     assert body["ratings"]["ann"] == {"rating": up, "games": 1, "change": up - 1500}
-    plain = services.game_create(kind="square", options={"players": 2})
+    plain = services.game_create(kind="square", options={"players": 2}, is_open=True)
     body = client.get(f"/api/games/{plain.pk}/").json()
     assert body["rated"] is False and body["ratings"] == {}
 
@@ -262,13 +266,15 @@ def test_a_rated_games_detail_shows_its_accounts_ratings(client):
 def test_the_api_creates_a_rated_game_and_refuses_a_rated_set_war(client):
     made = client.post(
         "/api/games/",
-        {"kind": "square", "options": {"players": 2}, "rated": True},
+        {"kind": "square", "open": True, "options": {"players": 2}, "rated": True},
         content_type="application/json",
     )
     assert made.status_code == 201
     assert Game.objects.get(pk=made.json()["id"]).rated
     refused = client.post(
-        "/api/games/", {"kind": "square", "rated": "yes"}, content_type="application/json"
+        "/api/games/",
+        {"kind": "square", "open": True, "rated": "yes"},
+        content_type="application/json",
     )
     assert refused.status_code == 400 and "rated" in refused.json()["detail"]
 
@@ -306,7 +312,9 @@ def test_the_last_move_on_the_event_loop_rates_in_its_own_transaction():
     from asgiref.sync import async_to_sync
 
     ann, bob = account("ann"), account("bob")
-    game = services.game_create(kind="square", options={"players": 2}, seed=3, now=T, rated=True)
+    game = services.game_create(
+        kind="square", options={"players": 2}, seed=3, now=T, rated=True, is_open=True
+    )
     seats = [services.game_join(game_id=game.pk, player=p, now=T) for p in (ann, bob)]
 
     async def play() -> None:

@@ -21,7 +21,11 @@ def test_tables_and_api_games_survive_a_restart(tmp_path):
             board_before = http.get("/look/alice").text
             created = http.post(
                 "/api/games/",
-                json={"kind": "set", "options": {"rules": "classic", "deck": EXAMPLE_DECK}},
+                json={
+                    "kind": "set",
+                    "open": True,
+                    "options": {"rules": "classic", "deck": EXAMPLE_DECK},
+                },
             ).json()
             token = http.post(f"/api/games/{created['id']}/join", json={"name": "ann"}).json()[
                 "token"

@@ -44,7 +44,9 @@ def log_of(http: httpx.Client, game_id: int) -> list[dict]:
 def test_fifty_claims_of_one_set_at_once_score_exactly_once(server):
     http = httpx.Client(base_url=server.url, timeout=30)
     options = {"rules": "classic", "deck": EXAMPLE_DECK}
-    game_id = http.post("/api/games/", json={"kind": "set", "options": options}).json()["id"]
+    game_id = http.post(
+        "/api/games/", json={"kind": "set", "open": True, "options": options}
+    ).json()["id"]
     tokens = [
         http.post(f"/api/games/{game_id}/join", json={"name": f"p{i}"}).json()["token"]
         for i in range(CLIENTS)
@@ -118,7 +120,9 @@ def twins(tmp_path_factory):
 def _classic_game(url: str) -> tuple[int, str, str]:
     with httpx.Client(base_url=url, timeout=10) as http:
         options = {"rules": "classic", "deck": EXAMPLE_DECK}
-        game_id = http.post("/api/games/", json={"kind": "set", "options": options}).json()["id"]
+        game_id = http.post(
+            "/api/games/", json={"kind": "set", "open": True, "options": options}
+        ).json()["id"]
         ann = http.post(f"/api/games/{game_id}/join", json={"name": "ann"}).json()["token"]
         bob = http.post(f"/api/games/{game_id}/join", json={"name": "bob"}).json()["token"]
     return game_id, ann, bob

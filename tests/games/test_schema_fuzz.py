@@ -54,7 +54,8 @@ def games(api_server) -> dict[str, tuple[int, str | None]]:
     with httpx.Client(base_url=api_server.url, timeout=30) as http:
 
         def create(what: str, kind: str, options: dict, *names: str) -> None:
-            game = _created(http.post("/api/games/", json={"kind": kind, "options": options}))
+            body = {"kind": kind, "open": True, "options": options}
+            game = _created(http.post("/api/games/", json=body))
             token = None
             for name in names:
                 joined = http.post(f"/api/games/{game['id']}/join", json={"name": name})

@@ -24,7 +24,7 @@ NAMES = {"ultra": "UltraSet", "chain": "Set-Chain", "puzzle": "Puzzle"}
 
 
 def play_over_the_api(client, options):
-    created = post(client, "/api/games/", {"kind": "set", "options": options})
+    created = post(client, "/api/games/", {"kind": "set", "open": True, "options": options})
     assert created.status_code == 201, created.json()
     game_id = created.json()["id"]
     joined = post(client, f"/api/games/{game_id}/join", {"name": "ann"})
@@ -59,7 +59,8 @@ def test_each_mode_is_played_to_its_end_over_the_api_and_replays(client, options
 
 
 def test_a_wrong_sized_claim_is_a_400_naming_the_size_and_changes_nothing(client):
-    created = post(client, "/api/games/", {"kind": "set", "options": {"mode": "ultra"}}).json()
+    body = {"kind": "set", "open": True, "options": {"mode": "ultra"}}
+    created = post(client, "/api/games/", body).json()
     token = post(client, f"/api/games/{created['id']}/join", {"name": "ann"}).json()["token"]
     before = Game.objects.get(pk=created["id"])
     board = [

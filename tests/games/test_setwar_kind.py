@@ -262,7 +262,7 @@ def test_only_set_war_games_have_rounds(client):
 
 def test_set_war_games_are_listed_by_kind(client):
     war = created(client, players=2, cards=C5)
-    table = services.game_create(kind="set", options={"rules": "classic"})
+    table = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
     listed = client.get("/api/games/?kind=setwar").json()
     assert [game["id"] for game in listed] == [war["id"]]
     assert listed[0]["status"] == "over" and listed[0]["kind"] == "setwar"

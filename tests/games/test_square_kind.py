@@ -42,7 +42,9 @@ ROUND_OF_PASSES = {
 
 def create(client, **options) -> int:
     response = client.post(
-        "/api/games/", {"kind": "square", "options": options}, content_type="application/json"
+        "/api/games/",
+        {"kind": "square", "open": True, "options": options},
+        content_type="application/json",
     )
     assert response.status_code == 201, response.content
     return response.json()["id"]
@@ -130,7 +132,9 @@ def test_options_default_to_two_players_and_bad_options_name_the_problem(client)
         ({"save": {"board": [], "moves": "x"}}, "'moves' must be a list"),
     ):
         response = client.post(
-            "/api/games/", {"kind": "square", "options": options}, content_type="application/json"
+            "/api/games/",
+            {"kind": "square", "open": True, "options": options},
+            content_type="application/json",
         )
         assert response.status_code == 400, options
         assert words in response.json()["detail"], response.json()
@@ -233,7 +237,9 @@ def test_a_game_played_to_the_end_by_people_names_the_winners_and_refuses_more(c
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_computer_seats_play_a_whole_game_through_the_platform(players):
-    game = services.game_create(kind="square", options={"players": players}, seed=7, now=T)
+    game = services.game_create(
+        kind="square", options={"players": players}, seed=7, now=T, is_open=True
+    )
     for _ in range(players):
         services.seat_add_computer(game_id=game.pk, speed="instant", now=T)
     game.refresh_from_db()
@@ -297,7 +303,7 @@ def test_a_save_downloads_at_any_time_in_the_original_format(client):
 
 
 def test_only_square_games_have_a_save(client):
-    set_game = services.game_create(kind="set", options={"rules": "classic"})
+    set_game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
     response = client.get(f"/api/games/{set_game.pk}/save")
     assert response.status_code == 400 and "only Square games" in response.json()["detail"]
     assert client.get("/api/games/999999/save").status_code == 404
@@ -317,7 +323,12 @@ def test_an_exported_save_imports_as_a_live_game_that_continues(client):
     original = Game.objects.get(pk=game_id).state["game"]
     assert body["view"]["placements"] == look(client, game_id)["view"]["placements"]
     # New seats take seats 1 and 2 of the save; ann's extra placement is still to come.
-    tokens = [join(client, new_id, "eve"), join(client, new_id, "fay")]
+    # Not open: a private game, joined by its link's key.
+    joining = f"/api/games/{new_id}/join?key={body['key']}"
+    tokens = [
+        client.post(joining, {"name": name}, content_type="application/json").json()["token"]
+        for name in ("eve", "fay")
+    ]
     view = look(client, new_id, tokens[0])["view"]
     assert view["your_turn"] and view["moves_left"] == 1 and view["to_move_name"] == "eve"
     assert view["seats"][0]["hand"] == original["hands"][0]
@@ -410,7 +421,9 @@ def staff(client, django_user_model):
 
 
 def test_the_admin_shows_a_square_games_board_and_offers_its_save(staff):
-    game = services.game_create(kind="square", options={"players": 2, "save": SPEC_SAVE})
+    game = services.game_create(
+        kind="square", options={"players": 2, "save": SPEC_SAVE}, is_open=True
+    )
     page = staff.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="square-board-picture"' in page
     assert page.count('stroke-width="5"') == 5 + 3  # the opening's 5 segments, piece 9's 3
@@ -420,7 +433,7 @@ def test_the_admin_shows_a_square_games_board_and_offers_its_save(staff):
     download = staff.get(f"/admin/games/game/{game.pk}/save/")
     assert download["Content-Disposition"].startswith("attachment;")
     assert json.loads(download.content) == SPEC_SAVE
-    set_game = services.game_create(kind="set", options={"rules": "classic"})
+    set_game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
     set_page = staff.get(f"/admin/games/game/{set_game.pk}/change/").content.decode()
     assert "square-board-picture" not in set_page and "/save/" not in set_page
     assert staff.get(f"/admin/games/game/{set_game.pk}/save/").status_code == 302
@@ -544,13 +557,13 @@ def test_the_square_page_continues_an_uploaded_save_with_the_visitor_in_seat_1(c
 
 
 def test_the_play_page_of_another_kind_or_no_game(client):
-    set_game = services.game_create(kind="set", options={"rules": "classic"})
+    set_game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
     assert client.get(f"/square/{set_game.pk}/").status_code == 302
     assert client.get("/square/999999/").status_code == 404
 
 
 def test_the_replay_page_loads_its_one_module(client):
-    game = services.game_create(kind="square", options={"players": 2})
+    game = services.game_create(kind="square", options={"players": 2}, is_open=True)
     page = client.get(f"/games/{game.pk}/replay/").content.decode()
     assert '<script type="module" src="/static/js/pages/replay.js">' in page
     assert page.count("<script") == 3  # the site's module, the replay's, and its config (JSON)
@@ -568,7 +581,9 @@ def test_replaying_the_log_gives_the_stored_state(client):
     act(client, game_id, ann, {"type": "pass"})
     game = Game.objects.get(pk=game_id)
     assert replay(game) == game.state
-    imported = services.game_create(kind="square", options={"players": 4, "save": SPEC_SAVE})
+    imported = services.game_create(
+        kind="square", options={"players": 4, "save": SPEC_SAVE}, is_open=True
+    )
     for name in ("a", "b", "c"):
         services.game_join(game_id=imported.pk, player=Player.objects.create(name=name))
     imported.refresh_from_db()

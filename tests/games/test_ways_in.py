@@ -21,7 +21,9 @@ JSON = [(b"content-type", b"application/json")]
 
 
 def classic_table():
-    game = services.game_create(kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK})
+    game = services.game_create(
+        kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK}, is_open=True
+    )
     seat = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
     return game, seat
 
@@ -132,7 +134,9 @@ def test_the_first_read_after_a_declare_deadline_answers_the_timed_out_game(clie
 
     created = client.post(
         "/api/games/",
-        json.dumps({"kind": "set", "options": {"rules": "declare", "declare_ms": 50}}),
+        json.dumps(
+            {"kind": "set", "open": True, "options": {"rules": "declare", "declare_ms": 50}}
+        ),
         content_type="application/json",
     ).json()
     url = f"/api/games/{created['id']}/"

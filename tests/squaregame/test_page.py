@@ -33,7 +33,7 @@ def json_block(page: str, block_id: str):
 
 @pytest.mark.django_db
 def test_the_play_page_sends_the_engines_shapes_the_board_and_loads_one_module(client):
-    game = services.game_create(kind="square", options={"players": 2})
+    game = services.game_create(kind="square", options={"players": 2}, is_open=True)
     services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
     page = client.get(f"/square/{game.pk}/").content.decode()
 
@@ -69,8 +69,8 @@ def test_a_waiting_game_nobody_played_at_for_ten_minutes_is_listed_as_idle(clien
 
     from games.models import Game
 
-    quiet = services.game_create(kind="square", options={"players": 2})
-    fresh = services.game_create(kind="square", options={"players": 2})
+    quiet = services.game_create(kind="square", options={"players": 2}, is_open=True)
+    fresh = services.game_create(kind="square", options={"players": 2}, is_open=True)
     eleven_ago = timezone.now() - datetime.timedelta(minutes=11)
     Game.objects.filter(pk=quiet.pk).update(updated=eleven_ago)
     page = client.get("/square/").content.decode()
