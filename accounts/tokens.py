@@ -6,10 +6,12 @@ import hashlib
 import secrets
 from datetime import timedelta
 
+from django.db import transaction
 from django.utils import timezone
 from rest_framework import exceptions
 
 from accounts.models import AccessToken
+from games import services
 
 MAX_TOKEN_LENGTH = 100  # made tokens have 43 characters; anything longer is no token of ours
 LAST_USED_EVERY = timedelta(minutes=1)  # a busy program writes its "last used" once a minute
@@ -28,17 +30,27 @@ def token_create(*, user, name: str) -> tuple[AccessToken, str]:
     return row, token
 
 
+def credential_of(token_id: int) -> str:
+    """A token as the platform names the credential its seats are handed to."""
+    return f"token-{token_id}"
+
+
 def token_revoke(*, user, token_id: int) -> bool:
-    """Revoke one of `user`'s tokens; False when it has no such live token."""
-    revoked = AccessToken.objects.filter(pk=token_id, user=user, revoked__isnull=True).update(
-        revoked=timezone.now()
-    )
+    """Revoke one of `user`'s tokens, and with it everything it opened: the seat tokens handed
+    out to it act no more, and its sockets close (services.credential_revoke); False when it
+    has no such live token."""
+    with transaction.atomic():
+        revoked = AccessToken.objects.filter(pk=token_id, user=user, revoked__isnull=True).update(
+            revoked=timezone.now()
+        )
+        if revoked:
+            services.credential_revoke(credential=credential_of(token_id))
     return bool(revoked)
 
 
 def token_account(token: str):
-    """The account an ``Authorization: Bearer`` token acts as (games.auth asks this), noting
-    when it was used; AuthenticationFailed naming what is wrong otherwise."""
+    """The account an ``Authorization: Bearer`` token acts as, and its credential (games.auth
+    asks this), noting when it was used; AuthenticationFailed naming what is wrong otherwise."""
     row = None
     if len(token) <= MAX_TOKEN_LENGTH:
         row = AccessToken.objects.select_related("user").filter(digest=digest_of(token)).first()
@@ -51,4 +63,4 @@ def token_account(token: str):
     now = timezone.now()
     if row.last_used is None or now - row.last_used >= LAST_USED_EVERY:
         AccessToken.objects.filter(pk=row.pk).update(last_used=now)
-    return row.user
+    return row.user, credential_of(row.pk)

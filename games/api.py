@@ -26,6 +26,7 @@ from games.auth import (
     acting_seat,
     check_guest_name,
     check_reach,
+    credential_of,
     joining_player,
     reader_players,
     session_player_for_write,
@@ -88,10 +89,11 @@ def created_answer(made) -> dict:
     return selectors.game_summary(game, seats=[])
 
 
-def join_game(game_id, data, client: str | None, player=None) -> dict:
+def join_game(game_id, data, client: str | None, player=None, credential: str = "") -> dict:
     """Seat a player: the body's checks, then the client's join is counted, then the rules
     (services.join); the token, the seat and the game. `player` is a browser's or an account
-    token's, if any. The caller has checked that the request may reach the game."""
+    token's, if any, and `credential` what the token is handed to (auth.credential_of). The
+    caller has checked that the request may reach the game."""
     game_id = selectors.game_id_of(game_id)
     checked = s.JoinRequest(data=data)
     checked.is_valid(raise_exception=True)
@@ -107,6 +109,7 @@ def join_game(game_id, data, client: str | None, player=None) -> dict:
             player_id=player.pk if player is not None else None,
             client=client,
             reached=True,
+            credential=credential,
         )
     )
     guest = player is None or player.user_id is None
@@ -278,7 +281,8 @@ class JoinView(APIView):
     def post(self, request, game_id: int):
         check_reach(request, selectors.game_row(game_id))
         player = joining_player(request)
-        answer = join_game(game_id, request.data, limits.client_address(request.META), player)
+        client = limits.client_address(request.META)
+        answer = join_game(game_id, request.data, client, player, credential_of(request))
         return Response(answer, status=status.HTTP_201_CREATED)
 
 
@@ -347,7 +351,7 @@ class RematchView(APIView):
         s.RematchRequest(data=request.data).is_valid(raise_exception=True)  # a JSON object
         seat = acting_seat(request, game_id)
         game, ref, seated_now = services.game_rematch(
-            game_id=seat.game_id, player_id=seat.player_id
+            game_id=seat.game_id, player_id=seat.player_id, credential=credential_of(request)
         )
         body = {
             "token": ref.token,

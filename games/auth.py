@@ -3,11 +3,13 @@ session."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
@@ -43,19 +45,24 @@ def token_of(header: bytes | str | None, keyword: str = TOKEN_KEYWORD) -> str | 
 
 @dataclass(frozen=True)
 class AccountGrant:
-    """What an account's token grants a request (DRF's `request.auth`): acting as the account."""
+    """What an account's token grants a request (DRF's `request.auth`): acting as the account.
+    `credential` names the token (the accounts app's name for it): seat tokens handed out to the
+    request end with it (games.models.Seat.credential)."""
 
     user: object
+    credential: str = ""
 
 
 # The accounts app says which account a personal token names (accounts.apps registers it): the
 # platform keeps no account's credentials and imports nothing of the accounts app.
-_account_of_token: Callable[[str], object] | None = None
+_account_of_token: Callable[[str], tuple[object, str]] | None = None
 
 
-def register_account_tokens(resolver: Callable[[str], object]) -> None:
+def register_account_tokens(resolver: Callable[[str], tuple[object, str]]) -> None:
     """Have `resolver(token)` find the account of an ``Authorization: Bearer`` token: it answers
-    the account, or raises AuthenticationFailed naming what is wrong (unknown, revoked)."""
+    the account and a name for the token that is unique and never changes (the credential that
+    seats are handed to; the accounts app ends it with services.credential_revoke), or raises
+    AuthenticationFailed naming what is wrong (unknown, revoked)."""
     global _account_of_token
     _account_of_token = resolver
 
@@ -100,8 +107,8 @@ class BearerAuthentication(authentication.BaseAuthentication):
             )
         if _account_of_token is None:
             raise exceptions.AuthenticationFailed("Account tokens are not accepted here.")
-        user = _account_of_token(token)
-        return (user, AccountGrant(user))
+        user, credential = _account_of_token(token)
+        return (user, AccountGrant(user, credential))
 
     def authenticate_header(self, request):
         return self.keyword
@@ -311,6 +318,37 @@ def acting_seat(request, game_id: int) -> store.SeatRef:
         "You have no seat at this game: join it first and send your seat token as "
         "'Authorization: Token <token>'."
     )
+
+
+def session_credential(session_key: str) -> str:
+    """The credential a browser's session is, as seats are handed to it: a digest, never the
+    session's key itself."""
+    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
+
+
+def credential_of(request) -> str:
+    """What a seat token handed out to this request is handed to, and ends with: its account's
+    token, the credential of the seat token it came with, its browser's session, or nothing (a
+    guest's own token, which is its only credential)."""
+    auth = getattr(request, "auth", None)
+    if isinstance(auth, store.SeatRef | AccountGrant):
+        return auth.credential
+    session = getattr(request, "session", None)
+    key = session.session_key if session is not None else None
+    return session_credential(key) if key else ""
+
+
+def socket_credentials(scope, token_seat=None) -> list[str]:
+    """The credentials a WebSocket was opened with, whose end closes it: its browser's session
+    (its cookie), and the credential of the seat token it came with, if that token was handed
+    to one (an account's token, a session)."""
+    credentials = []
+    session_key = scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
+    if session_key:
+        credentials.append(session_credential(session_key))
+    if token_seat is not None and token_seat.credential:
+        credentials.append(token_seat.credential)
+    return credentials
 
 
 def reader_players(request) -> list[int]:

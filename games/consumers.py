@@ -12,6 +12,12 @@ A socket opened with ``?presence=1`` is also told who is here: ``{"type": "prese
 [names]}``, the seats with a socket open, when it connects and whenever one opens or closes (a
 seat's socket counts as here whether or not it asks).
 
+A handshake is refused with close code 4404 for a game that does not exist (or a private game
+without its link's key, games.auth.scope_may_reach) and 4403 for a seat token of another game;
+an open socket is closed with 4401 when the credential it was opened with ends: the account's
+token its seat token was handed to is revoked, or its browser's session logs out
+(services.credential_revoke).
+
 Every change to the game is pushed as ``{"type": "state", "version": n, "view": {...}}``; a
 client that sees a gap in versions sends ``{"type": "sync"}``. Errors come back as
 ``{"type": "error", "detail": "...", "code": "..."}`` and never close the socket (a refused chat
@@ -42,7 +48,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from games import presence, realtime, runtime, selectors, services, store
-from games.auth import SESSION_PLAYER_KEY, scope_may_reach
+from games.auth import SESSION_PLAYER_KEY, scope_may_reach, socket_credentials
 from games.errors import GameError
 from games.rules import get_rules
 
@@ -53,6 +59,8 @@ _table_arrive = sync_to_async(presence.table_arrive, thread_sensitive=False)
 _table_leave = sync_to_async(presence.table_leave, thread_sensitive=False)
 
 MAX_FRAME_BYTES = 16 * 1024
+# The close code of a socket whose credential ended (an account's token revoked, a log-out).
+ACCESS_ENDED = 4401
 
 _text = runtime.json_text
 
@@ -83,6 +91,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.follows_presence = False  # sent who is here (?presence=1)
         self.listed = False  # an open game not over: in the lobby's lists
         self.heartbeat: asyncio.TimerHandle | None = None
+        self.credentials: list[str] = []  # what opened it: their end closes it
 
     @cached_property
     def game_id(self) -> int:
@@ -161,6 +170,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         # A private game is watched only with its link's key, or by a browser that opened it.
         if self.seat is None and not await self.may_reach(head.link_key):
             await self.refuse(4404)
+        # An account's token revoked, a session logged out: this socket closes with them.
+        self.credentials = socket_credentials(self.scope, self.seat if token else None)
+        for credential in self.credentials:
+            await self.channel_layer.group_add(
+                realtime.credential_group(credential), self.channel_name
+            )
         # Join first, then read: every change after the first view reaches this socket.
         group = realtime.group_name(self.game_id)
         await self.channel_layer.group_add(group, self.channel_name)
@@ -205,6 +220,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         group, self.group = self.group, None
         if group is not None:
             await self.channel_layer.group_discard(group, self.channel_name)
+        credentials, self.credentials = self.credentials, []
+        for credential in credentials:
+            await self.channel_layer.group_discard(
+                realtime.credential_group(credential), self.channel_name
+            )
         member, self.member = self.member, None
         if member is not None:
             here = await _table_leave(self.game_id, member)
@@ -307,6 +327,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         the sockets that asked, ``?presence=1``)."""
         if self.follows_presence:
             await self.send_json({"type": "presence", "here": message["here"]})
+
+    async def access_ended(self, message: dict) -> None:
+        """The credential this socket was opened with ended (services.credential_revoke): it
+        acts no more and closes; a page that reconnects comes back as what it is now."""
+        self.seat = None
+        await self.close(ACCESS_ENDED)
 
     async def game_chat(self, message: dict) -> None:
         """A chat message written at the game (services.chat_post)."""

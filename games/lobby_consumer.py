@@ -41,7 +41,9 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import lobby, presence, runtime
-from games.realtime import LOBBY_GROUP
+from games.auth import socket_credentials
+from games.consumers import ACCESS_ENDED
+from games.realtime import LOBBY_GROUP, credential_group
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +90,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.pending: asyncio.TimerHandle | None = None  # the next (debounced) frame
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task] = set()
+        self.credentials: list[str] = []  # its session: a log-out closes it
 
     # -- the socket's life -------------------------------------------------------------------
 
@@ -95,6 +98,10 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         session = self.scope.get("session")
         if session is not None and settings.SESSION_COOKIE_NAME in self.scope.get("cookies", {}):
             self.player = await runtime.run_db(lobby.session_lobby_player, session)
+        # Its session logged out, it closes: a page that reconnects is a visitor again.
+        self.credentials = socket_credentials(self.scope)
+        for credential in self.credentials:
+            await self.channel_layer.group_add(credential_group(credential), self.channel_name)
         # Join first, then read: every change after the first frame reaches this socket.
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         self.in_group = True
@@ -120,6 +127,9 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         if self.in_group:
             self.in_group = False
             await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        credentials, self.credentials = self.credentials, []
+        for credential in credentials:
+            await self.channel_layer.group_discard(credential_group(credential), self.channel_name)
         if self.member is not None:
             member, self.member = self.member, None
             await _leave(member)
@@ -153,6 +163,11 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         if online != self.online:
             await self.channel_layer.group_send(LOBBY_GROUP, {"type": "lobby.online"})
         self.arm("heartbeat", settings.LOBBY_HEARTBEAT_S, self.heartbeat)
+
+    async def access_ended(self, message: dict) -> None:
+        """The session this socket was opened with logged out: it closes (it named the
+        account among who is online)."""
+        await self.close(ACCESS_ENDED)
 
     async def turned_idle(self) -> None:
         """A live table has just turned idle: read the lists again."""

@@ -111,6 +111,11 @@ class Seat(models.Model):
     name = models.CharField(max_length=40)
     score = models.IntegerField(default=0)
     token = models.CharField(max_length=64, unique=True, default=new_token)
+    # What the token was handed to, when that is a credential that can end (an account's token,
+    # "token-<id>"; a browser's session, "session-<digest>"): when it is revoked or logs out, the
+    # seat gets a new token nobody has (services.credential_revoke). "": a token that is its own
+    # credential (a guest's join without a session), or one never handed out.
+    credential = models.CharField(max_length=80, blank=True, default="")
     is_computer = models.BooleanField(default=False)
     # Joined by name over the text protocol, where the name is the identity: the only seats
     # a name may play over the protocol (a token client's, a browser's or a computer's never).
@@ -124,6 +129,11 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique"),
             models.UniqueConstraint(fields=["game", "name"], name="seat_name_unique"),
+        ]
+        # Found by the credential that ends (services.credential_revoke); seats with none, most of
+        # them, stay out of the index and cost it nothing.
+        indexes = [
+            models.Index(fields=["credential"], condition=~Q(credential=""), name="seat_credential")
         ]
 
     def __str__(self) -> str:

@@ -46,6 +46,7 @@ class NewSeat:
     computer: dict = field(default_factory=dict)
     token: str = field(default_factory=new_token)
     pk: int | None = None
+    credential: str = ""  # what the token is handed to (games.models.Seat.credential)
 
 
 @dataclass

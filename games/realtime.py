@@ -68,12 +68,7 @@ def publish(message: dict) -> None:
     server's loop; from a process that runs no loop (a command) it goes to the inner layer,
     for the servers that share it.
     """
-    layer = get_channel_layer()
-    if not isinstance(layer, GamesLayer):
-        raise ImproperlyConfigured(
-            'CHANNEL_LAYERS["default"] must be games.realtime.GamesLayer (config/settings.py).'
-        )
-    layer.group_send_soon(group_name(message["game"]), message)
+    publish_to(group_name(message["game"]), message)
 
 
 def lobby_changed() -> None:
@@ -91,12 +86,23 @@ _lobby_news = itertools.count(1)
 
 def publish_lobby(message: dict) -> None:
     """Tell the lobby's group (LOBBY_GROUP) something, from any thread, as `publish` does."""
+    publish_to(LOBBY_GROUP, message)
+
+
+def credential_group(credential: str) -> str:
+    """The channel-layer group of the sockets a credential opened (games.models.Seat.credential:
+    an account's token, a session): told ``{"type": "access.ended"}`` when it ends."""
+    return f"access-{credential}"
+
+
+def publish_to(group: str, message: dict) -> None:
+    """Tell any group something, from any thread, as `publish` does."""
     layer = get_channel_layer()
     if not isinstance(layer, GamesLayer):
         raise ImproperlyConfigured(
             'CHANNEL_LAYERS["default"] must be games.realtime.GamesLayer (config/settings.py).'
         )
-    layer.group_send_soon(LOBBY_GROUP, message)
+    layer.group_send_soon(group, message)
 
 
 def attach_loop() -> None:

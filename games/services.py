@@ -44,6 +44,7 @@ from games.models import (
     Seat,
     keys_match,
     new_link_key,
+    new_token,
 )
 from games.planning import (
     COMPUTER_SPEEDS_S,
@@ -345,17 +346,22 @@ def join(
     now: int | None = None,
     key: str | None = None,
     reached: bool = False,
+    credential: str = "",
 ) -> Work:
     """Seat a player (`player_id`, or a new one named `name`) under a name unique at the game;
     `client`'s joins are counted. A private game is joined only with its `key` (from its link),
     or when the way in has found that the request may reach it (`reached`: games.auth); to
-    anyone else it does not exist. `run`/`arun` it for a Written whose change holds the seat."""
+    anyone else it does not exist. The seat's token is handed to `credential` (an account's
+    token, a session: games.models.Seat.credential), and ends with it. `run`/`arun` it for a
+    Written whose change holds the seat."""
     now = now_ms() if now is None else now
 
     def plan(head, seats):
         if head.link_key and not reached and not keys_match(key, head.link_key):
             raise NotFound(f"There is no game with id {game_id}.")
-        return plan_join(head, seats, name=name, now=now, player_id=player_id), None
+        change = plan_join(head, seats, name=name, now=now, player_id=player_id)
+        change.new_seat.credential = credential
+        return change, None
 
     counted = (("joins", client),) if client is not None else ()
     return Work(commit(game_id, plan, seats=True, now=now), counted)
@@ -545,12 +551,14 @@ def game_join(*, game_id: int, player=None, name: str | None = None, now: int | 
 _REMATCHES = threading.Lock()  # one new game per finished game, however many accept at once
 
 
-def game_rematch(*, game_id: int, player_id: int) -> tuple[Game, store.SeatRef, bool]:
+def game_rematch(
+    *, game_id: int, player_id: int, credential: str = ""
+) -> tuple[Game, store.SeatRef, bool]:
     """Play a finished game again: the first of its players to ask makes a new game of the same
     kind and options (a new deal: the kind's `rematch_options`), rated and open as it was; each
     who asks is seated there under the name they had (the last value: False when they sat
-    there already). The game's watchers are told (a "game.rematch" message), so the others can
-    accept in one click."""
+    there already), their token handed to `credential` (as `join`'s). The game's watchers are
+    told (a "game.rematch" message), so the others can accept in one click."""
     game = selectors.game_row(game_id)
     if game.status != Game.Status.OVER:
         raise Conflict("The game is not over yet: play it to its end, then play it again.")
@@ -590,10 +598,26 @@ def game_rematch(*, game_id: int, player_id: int) -> tuple[Game, store.SeatRef, 
     mine = new.seats.filter(player_id=player_id).first()
     if mine is not None:
         ref = store.SeatRef(
-            mine.pk, new.pk, mine.player_id, mine.number, mine.name, mine.token, False, False
+            mine.pk,
+            new.pk,
+            mine.player_id,
+            mine.number,
+            mine.name,
+            mine.token,
+            False,
+            False,
+            mine.credential,
         )
         return new, ref, False
-    written = run(join(game_id=new.pk, name=seat.name, player_id=player_id, reached=True))
+    written = run(
+        join(
+            game_id=new.pk,
+            name=seat.name,
+            player_id=player_id,
+            reached=True,
+            credential=credential,
+        )
+    )
     return new, seat_ref(new.pk, written.change.new_seat), True
 
 
@@ -666,8 +690,37 @@ def chat_post(*, game_id: int | None, player_id: int, text, now: int | None = No
 
 def seat_ref(game_id: int, new: NewSeat) -> store.SeatRef:
     return store.SeatRef(
-        new.pk, game_id, new.player_id, new.number, new.name, new.token, new.is_computer, False
+        new.pk,
+        game_id,
+        new.player_id,
+        new.number,
+        new.name,
+        new.token,
+        new.is_computer,
+        False,
+        new.credential,
     )
+
+
+# -- credentials that end -------------------------------------------------------------------------
+
+
+def credential_revoke(*, credential: str) -> int:
+    """End everything a credential opened, at once: an account's token revoked, a browser's
+    session logged out (the accounts app calls this). Each seat whose token was handed to it gets
+    a new token that nobody has, so the old one acts nowhere (no process keeps such seats by
+    token: store.remember_seat), and every socket it opened, in any process, is closed (the
+    ``access.ended`` message to its group, games.realtime.credential_group). How many seat
+    tokens ended."""
+    if not credential:
+        return 0
+    seats = list(Seat.objects.filter(credential=credential).only("pk"))
+    for seat in seats:
+        seat.token, seat.credential = new_token(), ""
+    Seat.objects.bulk_update(seats, ["token", "credential"], batch_size=500)
+    ended = {"type": "access.ended"}
+    transaction.on_commit(lambda: realtime.publish_to(realtime.credential_group(credential), ended))
+    return len(seats)
 
 
 def seat_add_computer(*, game_id: int, speed: str = "medium", now: int | None = None):

@@ -106,6 +106,9 @@ class SeatRef(NamedTuple):
     token: str
     is_computer: bool
     protocol: bool  # joined by name over the text protocol: the only seats played by name
+    # What its token was handed to (games.models.Seat.credential): a seat with one is never kept
+    # in the cache of seats by token, since that credential may end and take the token with it.
+    credential: str = ""
 
 
 class SeatRow(NamedTuple):
@@ -227,7 +230,7 @@ def _seat_row(row) -> SeatRow:
 
 
 def _seat_ref(row) -> SeatRef:
-    return SeatRef(*row[:6], bool(row[6]), bool(row[7]))
+    return SeatRef(*row[:6], bool(row[6]), bool(row[7]), row[8])
 
 
 # Seat refs by token: a seat's game, player, number, name and token never change.
@@ -235,6 +238,8 @@ _seats: dict[str, SeatRef] = {}
 
 
 def remember_seat(seat: SeatRef) -> None:
+    if seat.credential:  # its token ends with its credential (services.credential_revoke)
+        return
     if len(_seats) > 100_000:
         _seats.clear()
     _seats[seat.token] = seat

@@ -129,7 +129,7 @@ class SqliteOps:
                     _q(_INSERT_PLAYER), (new.name, new.is_computer, at)
                 ).lastrowid
             params = (change.game_id, new.player_id, new.number, new.name, new.token)
-            params += (new.is_computer, new.protocol, dumps(new.computer), at)
+            params += (new.is_computer, new.protocol, dumps(new.computer), at, new.credential)
             try:
                 new.pk = conn.execute(_q(_INSERT_SEAT), params).lastrowid
             except sqlite3.IntegrityError:

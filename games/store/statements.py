@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.store.base import HEAD_COLUMNS
 
-_SEAT_REF = "id, game_id, player_id, number, name, token, is_computer, protocol"
+_SEAT_REF = "id, game_id, player_id, number, name, token, is_computer, protocol, credential"
 _SEAT_BY_TOKEN = f"SELECT {_SEAT_REF} FROM games_seat WHERE token = %s"
 _SEAT_BY_PLAYER = (
     f"SELECT {_SEAT_REF} FROM games_seat WHERE game_id = %s AND player_id = %s ORDER BY number"
@@ -33,7 +33,7 @@ _INSERT_PLAYER = (
 )
 _INSERT_SEAT = (
     "INSERT INTO games_seat (game_id, player_id, number, name, score, token, is_computer, "
-    "protocol, computer, joined) VALUES (%s, %s, %s, %s, 0, %s, %s, %s, %s, %s)"
+    "protocol, computer, joined, credential) VALUES (%s, %s, %s, %s, 0, %s, %s, %s, %s, %s, %s)"
 )
 _INSERT_MOVE = (
     "INSERT INTO games_move (game_id, seq, seat_id, actor, action, outcome, at_ms, created) "
@@ -184,13 +184,14 @@ def _change_statement(change, now, jsonb) -> tuple[str, list]:
             params_player = [new.player_id]
         sql.append(
             ", ns AS (INSERT INTO games_seat (game_id, player_id, number, name, score, token, "
-            f"is_computer, protocol, computer, joined) SELECT g.id, {player}, %s, %s, 0, %s, %s, "
-            f"%s, %s, %s FROM {source} RETURNING id, player_id)"
+            "is_computer, protocol, computer, joined, credential) "
+            f"SELECT g.id, {player}, %s, %s, 0, %s, %s, %s, %s, %s, %s "
+            f"FROM {source} RETURNING id, player_id)"
         )
         if new.player_id is not None:
             params += params_player
         params += [new.number, new.name, new.token, new.is_computer, new.protocol]
-        params += [jsonb(new.computer), now]
+        params += [jsonb(new.computer), now, new.credential]
         seat_id = "CASE WHEN v.new THEN (SELECT id FROM ns) ELSE v.seat_id END"
     rows = ", ".join(
         ["(%s::integer, %s::bigint, %s::boolean, %s::varchar, %s::jsonb, %s::jsonb, %s::bigint)"]
