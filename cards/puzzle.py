@@ -121,15 +121,20 @@ def puzzle(request):
                 player = session_player_save(
                     request, _clean_name(request.POST.get("name"), request)
                 )
-            played = _mine_today(request, player, day)
-            if played:
-                # One game a day: the same cards again, once seen, would be no time at all.
-                messages.info(request, "You have played today's puzzle: here is your game.")
-                return redirect(game_url(played[0]))
-            limits.check_join(request)
-            game = services.game_create(kind=Game.Kind.SET, options={"mode": "puzzle", "day": day})
-            services.game_join(game_id=game.pk, player=player, name=player.name)
-            return redirect(game_url(game))
+            # One game a day: the same cards again, once seen, would be no time at all. Two
+            # starts at once (two tabs, two server processes) are decided one after the other.
+            account = request.user if request.user.is_authenticated else None
+            with services.decided_together(account or player):
+                played = _mine_today(request, player, day)
+                if not played:
+                    limits.check_join(request)
+                    game = services.game_create(
+                        kind=Game.Kind.SET, options={"mode": "puzzle", "day": day}
+                    )
+                    services.game_join(game_id=game.pk, player=player, name=player.name)
+                    return redirect(game_url(game))
+            messages.info(request, "You have played today's puzzle: here is your game.")
+            return redirect(game_url(played[0]))
         except (FormError, GameError) as error:
             errors["puzzle"] = error.message if isinstance(error, GameError) else str(error)
             status = form_status(error)

@@ -20,11 +20,11 @@ So a game cannot tell which way a move came, and a refused request writes nothin
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import random
 import re
-import threading
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
@@ -548,9 +548,6 @@ def game_join(*, game_id: int, player=None, name: str | None = None, now: int | 
     return seat_ref(int(game_id), written.change.new_seat)
 
 
-_REMATCHES = threading.Lock()  # one new game per finished game, however many accept at once
-
-
 def game_rematch(
     *, game_id: int, player_id: int, credential: str = ""
 ) -> tuple[Game, store.SeatRef, bool]:
@@ -565,60 +562,112 @@ def game_rematch(
     seat = game.seats.filter(player_id=player_id, is_computer=False).first()
     if seat is None:
         raise Forbidden("Only the game's players can play it again; watchers can join the new one.")
-    with _REMATCHES:
-        known = Rematch.objects.filter(game=game).select_related("next_game").first()
-        if known is not None:
-            new = known.next_game
-        else:
-            rules = get_rules(game.kind)
-            seed = random.SystemRandom().randrange(2**53)  # read exactly by any JSON reader
-            remake = getattr(rules, "rematch_options", None)
-            options = remake(game.options, seed) if remake is not None else game.options
+    new = _rematch_game(game, by=seat.name)
+    mine = new.seats.filter(player_id=player_id).first()
+    if mine is None:
+        try:
+            written = run(
+                join(
+                    game_id=new.pk,
+                    name=seat.name,
+                    player_id=player_id,
+                    reached=True,
+                    credential=credential,
+                )
+            )
+            return new, seat_ref(new.pk, written.change.new_seat), True
+        except GameError:
+            # Seated there meanwhile, by another press of the same player (another process).
+            mine = new.seats.filter(player_id=player_id).first()
+            if mine is None:
+                raise
+    ref = store.SeatRef(
+        mine.pk,
+        new.pk,
+        mine.player_id,
+        mine.number,
+        mine.name,
+        mine.token,
+        False,
+        False,
+        mine.credential,
+    )
+    return new, ref, False
+
+
+@contextlib.contextmanager
+def decided_together(*rows):
+    """One transaction for a read and the writes it decides (is there a game yet? then make
+    one), decided by the database for every process: the given `rows` (model instances) are
+    locked first (PostgreSQL), and on SQLite the database's one writer is taken first. Two
+    requests at once, in one process or several, then run one after the other."""
+    with runtime.write_transaction():
+        for row in rows:
+            row._meta.model.objects.select_for_update().filter(pk=row.pk).first()
+        yield
+
+
+#: New deals a rematch tries before it gives up on dealing one that anyone can play.
+REMATCH_DEALS = 100
+
+
+def _rematch_game(game: Game, *, by: str) -> Game:
+    """The game a finished game is played again at: the one made already, or one made now.
+
+    The database decides which of several requests (in several processes) makes it: the
+    finished game's row is locked while one looks and makes (decided_together), and the new game
+    and its Rematch row, unique per finished game, are one transaction, so a request that lost
+    anyway is rolled back whole, its game with it, and joins the winner's.
+    """
+    known = _rematch_of(game)
+    if known is not None:
+        return known
+    options, seed = _playable_deal(game)
+    try:
+        with decided_together(game):
+            known = _rematch_of(game)
+            if known is not None:
+                return known
             new = game_create(
                 kind=game.kind, options=options, seed=seed, is_open=game.is_open, rated=game.rated
             )
-            try:
-                with transaction.atomic():
-                    Rematch.objects.create(game=game, next_game=new)
-            except IntegrityError:
-                # Another server process made one at the same moment: everyone goes there (the
-                # game made here stays empty, and no one is sent to it).
-                new = Rematch.objects.select_related("next_game").get(game=game).next_game
-            else:
-                realtime.publish(
-                    {
-                        "type": "game.rematch",
-                        "game": game.pk,
-                        "next": new.pk,
-                        "kind": new.kind,
-                        "key": new.link_key,
-                        "by": seat.name,
-                    }
-                )
-    mine = new.seats.filter(player_id=player_id).first()
-    if mine is not None:
-        ref = store.SeatRef(
-            mine.pk,
-            new.pk,
-            mine.player_id,
-            mine.number,
-            mine.name,
-            mine.token,
-            False,
-            False,
-            mine.credential,
-        )
-        return new, ref, False
-    written = run(
-        join(
-            game_id=new.pk,
-            name=seat.name,
-            player_id=player_id,
-            reached=True,
-            credential=credential,
-        )
+            Rematch.objects.create(game=game, next_game=new)
+    except IntegrityError:  # made at the same moment by another request: everyone goes there
+        return _rematch_of(game)
+    told = {
+        "type": "game.rematch",
+        "game": game.pk,
+        "next": new.pk,
+        "kind": new.kind,
+        "key": new.link_key,
+        "by": by,
+    }
+    transaction.on_commit(lambda: realtime.publish(told))
+    return new
+
+
+def _rematch_of(game: Game) -> Game | None:
+    """The game a finished game is played again at, if one was made."""
+    known = Rematch.objects.filter(game=game).select_related("next_game").first()
+    return known.next_game if known is not None else None
+
+
+def _playable_deal(game: Game) -> tuple[dict, int]:
+    """The options and seed of a new deal of a finished game that its players can play: the
+    kind's `rematch_options` from new seeds (a quick game's few cards may hold no set at all,
+    and end as they are dealt), else its own options dealt anew; a 409 when no deal can be
+    played, and nothing is made."""
+    remake = getattr(get_rules(game.kind), "rematch_options", None)
+    draw = random.SystemRandom()
+    # The last try: the game's own options (its own cards), dealt anew.
+    for make in [*([remake] * REMATCH_DEALS if remake else []), None]:
+        seed = draw.randrange(2**53)  # read exactly by any JSON reader
+        options = make(game.options, seed) if make else game.options
+        if plan_create(kind=game.kind, options=options, seed=seed, now=now_ms()).status != OVER:
+            return options, seed
+    raise Conflict(
+        "This game cannot be played again: every new deal of it ends before anyone can play."
     )
-    return new, seat_ref(new.pk, written.change.new_seat), True
 
 
 # -- chat -----------------------------------------------------------------------------------------

@@ -52,3 +52,31 @@ def test_a_guest_asks_for_a_name_and_gets_the_same_cards_as_everyone(client):
     # A guest's time is theirs only: the day's best times are of accounts.
     finish(game_id, "Gus")
     assert "Gus" not in client.get("/puzzle/").content.decode().split("Today's best times")[1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_account_starting_the_days_puzzle_twice_at_once_gets_one_game():
+    """Issue 23, finding 7: two starts at once (two tabs, two server processes) each found no
+    game of the day yet, and each made one."""
+    import threading
+
+    from django.test import Client
+
+    user = get_user_model().objects.create_user("Ines", password="a long passphrase")
+    browsers = [Client(), Client()]
+    for browser in browsers:
+        browser.force_login(user)
+    together = threading.Barrier(len(browsers))
+    games = []
+
+    def press(browser):
+        together.wait()
+        games.append(start(browser))
+
+    threads = [threading.Thread(target=press, args=(b,)) for b in browsers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(games) == 2 and games[0] == games[1]
+    assert Game.objects.filter(options__mode="puzzle").count() == 1

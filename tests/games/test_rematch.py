@@ -113,17 +113,69 @@ def test_the_old_games_sockets_are_told_where_the_new_game_is(db):
 
 
 @pytest.mark.django_db
-def test_a_rematch_made_meanwhile_by_another_process_is_joined_not_a_500(client, monkeypatch):
+def test_a_rematch_made_meanwhile_by_another_process_is_joined_and_leaves_no_orphan(
+    client, monkeypatch
+):
+    """Issue 23, finding 7: two processes pressing at once each made a game; the loser's stayed,
+    seatless, in the lobby."""
     game, ann, bob = finished_table()
-    other = services.game_create(kind="set", options=game.options)
-    made = services.game_create
+    other = services.game_create(kind="set", options=game.options, is_open=True)
+    games_before = Game.objects.count()
+    # Another server process records its new game after this one looked and found none.
+    Rematch.objects.create(game=game, next_game=other)
+    found, looked = services._rematch_of, []
 
-    def racing_create(**kwargs):
-        # Another server process records its new game just before this one does.
-        Rematch.objects.create(game=game, next_game=other)
-        return made(**kwargs)
+    def looked_before_it_was_made(finished):
+        looked.append(finished)
+        return None if len(looked) == 1 else found(finished)
 
-    monkeypatch.setattr(services, "game_create", racing_create)
+    monkeypatch.setattr(services, "_rematch_of", looked_before_it_was_made)
     answer = rematch(client, game.pk, ann.token)
     assert answer.status_code == 201 and answer.json()["game"]["id"] == other.pk
     assert list(other.seats.values_list("name", flat=True)) == ["ann"]
+    assert Game.objects.count() == games_before  # the game made here was rolled back with it
+    assert len(looked) == 2
+
+
+@pytest.mark.django_db
+def test_a_quick_game_of_three_cards_is_played_again_at_a_deal_that_can_be_played(client):
+    """Issue 23, finding 8: three new cards most often hold no set, so the new game ended as it
+    was dealt: every press answered 409 "nobody can join it" and left a seatless finished game."""
+    from cards.engine.deck import new_deck
+    from cards.engine.rules import third_card
+
+    first, second = new_deck(4, rng=1)[:2]
+    triple = [card.protocol for card in (first, second, third_card(first, second))]
+    three = {"rules": "classic", "deck": triple, "board_size": 3}
+    for attempt in range(5):  # each press deals anew: always one that can be played
+        game, ann, bob = finished_table(options=three)
+        answer = rematch(client, game.pk, ann.token)
+        assert answer.status_code == 201, answer.json()
+        new = Game.objects.get(pk=answer.json()["game"]["id"])
+        assert new.status != Game.Status.OVER, attempt
+        assert list(new.seats.values_list("name", flat=True)) == ["ann"]
+    assert not Game.objects.filter(status=Game.Status.OVER, seats__isnull=True).exists()
+
+
+@pytest.mark.django_db
+def test_a_game_no_deal_of_which_can_be_played_is_not_played_again_and_nothing_is_made(
+    client, monkeypatch
+):
+    from cards.engine.deck import new_deck
+    from cards.engine.rules import is_set
+
+    # Three cards that hold no set: the game is over as it is dealt (made so by a program).
+    cards = next(deal for seed in range(10) if not is_set(*(deal := new_deck(4, rng=seed)[:3])))
+    options = {"rules": "classic", "deck": [card.protocol for card in cards], "board_size": 3}
+    game = services.game_create(kind="set", options=options)
+    assert game.status == Game.Status.OVER
+    player = Player.objects.create(name="ann")
+    seat = game.seats.create(player=player, number=0, name="ann")
+    before = Game.objects.count()
+    monkeypatch.setattr(services, "REMATCH_DEALS", 0)  # its own three cards, dealt anew only
+    answer = rematch(client, game.pk, seat.token)
+    assert answer.status_code == 409
+    assert answer.json()["detail"] == (
+        "This game cannot be played again: every new deal of it ends before anyone can play."
+    )
+    assert Game.objects.count() == before and not Rematch.objects.exists()
