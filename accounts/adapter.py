@@ -1,5 +1,5 @@
-"""allauth's adapter for this site: names are compared and stored in one Unicode form, and a
-name another account has in any case is taken (on every database: accounts.selectors)."""
+"""allauth's adapter for this site: names are compared and stored in one Unicode form, a name
+another account has, or one that looks like it, is taken (on every database: accounts.selectors)."""
 
 from __future__ import annotations
 

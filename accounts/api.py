@@ -25,7 +25,7 @@ from rest_framework.views import APIView
 from accounts import serializers as s
 from accounts.selectors import account_named, name_taken
 from accounts.tokens import token_create
-from accounts.validators import validate_username
+from accounts.validators import NameTaken, validate_username
 from games import limits, profiles, selectors
 from games.errors import Conflict
 from games.models import Game, Seat
@@ -92,16 +92,17 @@ class AccountListView(APIView):
         summary="Create an account",
         description=(
             "A name of 1 to 20 characters (letters of any script, digits, '_' and '-'), unique "
-            "among accounts ignoring case, and a password the site's password rules accept. "
-            "Counted with joins in the client's rate limit. Answers the account's name and a "
-            "personal token for it."
+            "among accounts (names that look alike, in any case, are one name: Unicode's "
+            "confusable skeletons), and a password the site's password rules accept. Counted "
+            "with joins in the client's rate limit. Answers the account's name and a personal "
+            "token for it."
         ),
         auth=[],
         request=s.CredentialsRequest,
         responses={
             201: s.AccountOut,
             **JSON_BODY_RESPONSES,
-            409: error_response("An account already has that name (ignoring case)."),
+            409: error_response("An account already has that name, or one that looks like it."),
             **RATE_LIMITED_RESPONSES,
         },
     )
@@ -113,7 +114,7 @@ class AccountListView(APIView):
         except DjangoValidationError as exc:
             raise exceptions.ValidationError({"username": list(exc.messages)}) from None
         users = get_user_model()
-        taken = f"An account named {username!r} already exists (names are compared ignoring case)."
+        taken = NameTaken(username).message
         if name_taken(username):
             raise Conflict(taken)
         try:
@@ -121,10 +122,11 @@ class AccountListView(APIView):
         except DjangoValidationError as exc:
             raise exceptions.ValidationError({"password": list(exc.messages)}) from None
         try:
+            # The account, its name row (accounts.signals) and its token, or nothing.
             with transaction.atomic():
                 user = users.objects.create_user(username=username, password=password)
                 _, token = token_create(user=user, name=API_TOKEN_NAME)
-        except IntegrityError:
+        except (IntegrityError, NameTaken):
             raise Conflict(taken) from None  # made meanwhile by another request
         return Response(
             {"username": user.get_username(), "token": token}, status=status.HTTP_201_CREATED

@@ -1,9 +1,13 @@
-"""The account's pages beside allauth's: its public profile and its personal API tokens."""
+"""The account's pages beside allauth's: its public profile and its personal API tokens; and
+allauth's sign-up page, in one transaction."""
 
 from __future__ import annotations
 
+from allauth.account import views as allauth_views
+from allauth.account.adapter import get_adapter
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -12,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from accounts.models import AccessToken
 from accounts.selectors import account_named
 from accounts.tokens import token_create, token_revoke
+from accounts.validators import NameTaken
 from games import charts, profiles, ratings
 from games.errors import NotFound
 from games.pages import game_row
@@ -60,6 +65,20 @@ def tokens(request):
         },
         status=400 if error else 200,
     )
+
+
+class SignupView(allauth_views.SignupView):
+    """allauth's sign-up page: the account, its name row and its player made in one
+    transaction. A sign-up that loses a race for its name is told so on the name's field."""
+
+    def form_valid(self, form):
+        try:
+            with transaction.atomic():
+                return super().form_valid(form)
+        except (NameTaken, IntegrityError):
+            # Another sign-up took the name (or one that looks like it) since the form's check.
+            form.add_error("username", get_adapter().error_messages["username_taken"])
+            return self.form_invalid(form)
 
 
 @require_GET

@@ -17,9 +17,10 @@ urlpatterns = [
     # Browsers ask for /favicon.ico on documents that name no icon (the JSON API, /healthz).
     path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
-    # Accounts (django-allauth): sign up, log in, log out, change password.
-    path("accounts/", include("allauth.urls")),
+    # Accounts (django-allauth): sign up, log in, log out, change password. Ours first: the
+    # sign-up page in one transaction, and the tokens page.
     path("accounts/", include("accounts.urls")),
+    path("accounts/", include("allauth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/", include("accounts.api_urls")),
