@@ -1,5 +1,6 @@
 """The accounts' forms: the sign-up form says the rules of a name before anyone breaks one; the
-admin's forms refuse a name that looks like another account's."""
+tokens page's forms read what is posted before anything is stored; the admin's forms refuse a
+name that looks like another account's."""
 
 from __future__ import annotations
 
@@ -7,8 +8,13 @@ from allauth.account.forms import SignupForm
 from django import forms
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
+from accounts.models import AccessToken
 from accounts.selectors import name_taken
 from accounts.validators import MAX_LENGTH, NameTaken
+
+TOKEN_NAME_MAX = AccessToken._meta.get_field("name").max_length
+# The largest id a row can have (a 64-bit column): anything else names no token.
+LARGEST_ID = 2**63 - 1
 
 
 class AccountSignupForm(SignupForm):
@@ -21,6 +27,24 @@ class AccountSignupForm(SignupForm):
         # No maxlength on the input: a browser would cut a long name silently; the server refuses
         # it with a message instead.
         self.fields["username"].widget.attrs.pop("maxlength", None)
+
+
+class TokenForm(forms.Form):
+    """A new personal token's name (Django's CharField refuses a NUL, which PostgreSQL would)."""
+
+    name = forms.CharField(
+        max_length=TOKEN_NAME_MAX,
+        error_messages={
+            "required": "Give the token a name, such as the program that will use it.",
+            "max_length": f"A token's name has at most {TOKEN_NAME_MAX} characters.",
+        },
+    )
+
+
+class RevokeForm(forms.Form):
+    """Which token to revoke: a row's id, or nothing that could be one."""
+
+    revoke = forms.IntegerField(min_value=1, max_value=LARGEST_ID)
 
 
 class AccountNameAdminMixin:

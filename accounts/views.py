@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.forms import TOKEN_NAME_MAX, RevokeForm, TokenForm
 from accounts.models import AccessToken
 from accounts.selectors import account_named
 from accounts.tokens import token_create, token_revoke
@@ -21,22 +22,21 @@ from games import charts, profiles, ratings
 from games.errors import NotFound
 from games.pages import game_row
 
-TOKEN_NAME_MAX = AccessToken._meta.get_field("name").max_length
-
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def tokens(request):
-    """List the account's tokens; make one (shown on this answer only) or revoke one."""
+    """List the account's tokens; make one (shown on this answer only) or revoke one. What is
+    posted is read by a form first: a bad name is a 400 with the page and its message."""
     error = new_token = None
     name_value = ""
     if request.method == "POST":
         if "revoke" in request.POST:
-            try:
-                token_id = int(request.POST["revoke"])
-            except ValueError:
-                token_id = 0
-            if token_revoke(user=request.user, token_id=token_id):
+            revoke = RevokeForm(request.POST)
+            revoked = revoke.is_valid() and token_revoke(
+                user=request.user, token_id=revoke.cleaned_data["revoke"]
+            )
+            if revoked:
                 messages.success(request, "The token is revoked: it acts for nobody any more.")
             else:
                 messages.error(request, "You have no such token to revoke.")
@@ -44,14 +44,12 @@ def tokens(request):
             if back != reverse("profile", args=[request.user.get_username()]):
                 back = reverse("account_tokens")  # the profile or this page, nowhere else
             return redirect(back)
-        name_value = request.POST.get("name", "").strip()
-        if not name_value:
-            error = "Give the token a name, such as the program that will use it."
-        elif len(name_value) > TOKEN_NAME_MAX:
-            error = f"A token's name has at most {TOKEN_NAME_MAX} characters."
+        form = TokenForm(request.POST)
+        if form.is_valid():
+            _, new_token = token_create(user=request.user, name=form.cleaned_data["name"])
         else:
-            _, new_token = token_create(user=request.user, name=name_value)
-            name_value = ""
+            error = " ".join(form.errors["name"])
+            name_value = form.data.get("name", "").replace("\x00", "")
     rows = AccessToken.objects.filter(user=request.user)
     return render(
         request,
