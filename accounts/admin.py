@@ -14,7 +14,7 @@ from django.db.models import Count
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
-from accounts.forms import AccountChangeForm, AccountCreationForm
+from accounts.forms import AccountChangeForm, AccountCreationForm, AdminLoginForm
 from accounts.models import AccessToken
 from games import ratings
 from games.models import Game, Rating, RatingChange, Seat
@@ -76,6 +76,8 @@ def account_games(user_id: int, *, limit: int = GAMES_SHOWN) -> tuple[list[Game]
 
 # Django's own registration (django.contrib.auth, installed before this app) is replaced.
 admin.site.unregister(User)
+# The admin's log-in is under the site's login limit (AdminSite.login_form, a documented setting).
+admin.site.login_form = AdminLoginForm
 
 
 @admin.register(User)

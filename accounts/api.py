@@ -22,6 +22,7 @@ from rest_framework import exceptions, negotiation, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import logins
 from accounts import serializers as s
 from accounts.selectors import account_named, name_taken
 from accounts.tokens import token_create
@@ -57,8 +58,10 @@ class AuthTokenView(APIView):
         summary="Get a personal token for an account",
         description=(
             "Checks the account's name and password and makes a new personal token named "
-            f'"{API_TOKEN_NAME}" (the account can revoke it on /accounts/tokens/). Counted with '
-            "joins in the client's rate limit, so passwords cannot be guessed at speed."
+            f'"{API_TOKEN_NAME}" (the account can revoke it on /accounts/tokens/). Failed logins '
+            "are counted per account and per client address, with the log-in form's and the "
+            "admin's (RATE_LIMIT_ACCOUNT_LOGINS, RATE_LIMIT_LOGINS): over either, every login is "
+            "refused with a 429 and Retry-After, a correct password too, until the window ends."
         ),
         auth=[],
         request=s.CredentialsRequest,
@@ -71,7 +74,7 @@ class AuthTokenView(APIView):
     )
     def post(self, request):
         username, password = _credentials(request.data)
-        limits.check_join(request)
+        logins.login_check(request=request._request, username=username)
         user = authenticate(request._request, username=username, password=password)
         if user is None:
             raise exceptions.AuthenticationFailed("No account has that name and password.")
@@ -94,8 +97,8 @@ class AccountListView(APIView):
             "A name of 1 to 20 characters (letters of any script, digits, '_' and '-'), unique "
             "among accounts (names that look alike, in any case, are one name: Unicode's "
             "confusable skeletons), and a password the site's password rules accept. Counted "
-            "with joins in the client's rate limit. Answers the account's name and a personal "
-            "token for it."
+            "with the sign-up form's in the client address's sign-up limit (RATE_LIMIT_SIGNUPS). "
+            "Answers the account's name and a personal token for it."
         ),
         auth=[],
         request=s.CredentialsRequest,
@@ -108,7 +111,7 @@ class AccountListView(APIView):
     )
     def post(self, request):
         username, password = _credentials(request.data)
-        limits.check_join(request)
+        limits.check("signups", limits.client_address(request.META))
         try:
             validate_username(username)
         except DjangoValidationError as exc:

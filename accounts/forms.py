@@ -1,16 +1,19 @@
 """The accounts' forms: the sign-up form says the rules of a name before anyone breaks one; the
 tokens page's forms read what is posted before anything is stored; the admin's forms refuse a
-name that looks like another account's."""
+name that looks like another account's, and its log-in keeps the site's one login limit."""
 
 from __future__ import annotations
 
 from allauth.account.forms import SignupForm
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
+from accounts import logins
 from accounts.models import AccessToken
 from accounts.selectors import name_taken
 from accounts.validators import MAX_LENGTH, NameTaken
+from games.limits import RateLimited
 
 TOKEN_NAME_MAX = AccessToken._meta.get_field("name").max_length
 # The largest id a row can have (a 64-bit column): anything else names no token.
@@ -65,3 +68,14 @@ class AccountCreationForm(AccountNameAdminMixin, AdminUserCreationForm):
 
 class AccountChangeForm(AccountNameAdminMixin, UserChangeForm):
     pass
+
+
+class AdminLoginForm(AdminAuthenticationForm):
+    """The admin's log-in, under the site's login limit (accounts.logins)."""
+
+    def clean(self):
+        try:
+            logins.login_check(request=self.request, username=self.cleaned_data.get("username"))
+        except RateLimited as refused:
+            raise forms.ValidationError(refused.message, code="rate_limited") from None
+        return super().clean()

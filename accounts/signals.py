@@ -1,15 +1,16 @@
 """The accounts app's receivers: a guest who signs up or logs in keeps the games played in that
-browser (the session's player becomes the account's), and every account's name is kept as names
-are compared (AccountName)."""
+browser (the session's player becomes the account's), every account's name is kept as names are
+compared (AccountName), and every failed login counts against the login limits (accounts.logins)."""
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth.signals import user_logged_in
+from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.db import IntegrityError, transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
+from accounts import logins
 from accounts.models import AccountName
 from accounts.validators import NameTaken
 from games.auth import session_player_claim
@@ -22,6 +23,13 @@ def claim_session_player(sender, request, user, **kwargs):
     # guest player's id among it, is carried over (allauth's sign-up logs in through it too).
     if request is not None and hasattr(request, "session"):
         session_player_claim(request, user)
+
+
+@receiver(user_login_failed, dispatch_uid="accounts.count_failed_login")
+def count_failed_login(sender, credentials, request=None, **kwargs):
+    # django.contrib.auth.authenticate() sends this for every way in that checks a password:
+    # the log-in form, the API's token, the admin's log-in.
+    logins.login_failed(request=request, username=credentials.get("username"))
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.account_name")

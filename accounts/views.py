@@ -1,11 +1,11 @@
 """The account's pages beside allauth's: its public profile and its personal API tokens; and
-allauth's sign-up page, in one transaction."""
+allauth's log-in and sign-up pages, and the admin's log-in, under the site's limits."""
 
 from __future__ import annotations
 
 from allauth.account import views as allauth_views
 from allauth.account.adapter import get_adapter
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.http import Http404
@@ -13,12 +13,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts import logins
 from accounts.forms import TOKEN_NAME_MAX, RevokeForm, TokenForm
 from accounts.models import AccessToken
 from accounts.selectors import account_named
 from accounts.tokens import token_create, token_revoke
 from accounts.validators import NameTaken
-from games import charts, profiles, ratings
+from games import charts, limits, profiles, ratings
 from games.errors import NotFound
 from games.pages import game_row
 
@@ -65,9 +66,36 @@ def tokens(request):
     )
 
 
+class LoginView(allauth_views.LoginView):
+    """allauth's log-in page under the site's login limit: refused by it, the form with the
+    sentence comes as 429 with Retry-After (the limit itself: accounts.adapter, accounts.logins)."""
+
+    def post(self, request, *args, **kwargs):
+        return logins.answer_429(request, super().post(request, *args, **kwargs))
+
+
+def admin_login(request, **kwargs):
+    """The admin's log-in page, answered as the site's own (429 with Retry-After over the limit;
+    the form: accounts.forms.AdminLoginForm)."""
+    return logins.answer_429(request, admin.site.login(request, **kwargs))
+
+
 class SignupView(allauth_views.SignupView):
-    """allauth's sign-up page: the account, its name row and its player made in one
+    """allauth's sign-up page: under the site's one sign-up limit (RATE_LIMIT_SIGNUPS, shared
+    with POST /api/accounts), and the account, its name row and its player made in one
     transaction. A sign-up that loses a race for its name is told so on the name's field."""
+
+    def post(self, request, *args, **kwargs):
+        try:
+            limits.check("signups", limits.client_address(request.META))
+        except limits.RateLimited as refused:
+            form = self.get_form()
+            form.add_error(None, refused.message)
+            response = self.form_invalid(form)
+            response.status_code = 429
+            response["Retry-After"] = str(refused.retry_after)
+            return response
+        return super().post(request, *args, **kwargs)
 
     def form_valid(self, form):
         try:

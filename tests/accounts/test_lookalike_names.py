@@ -107,3 +107,19 @@ def test_the_migration_keys_old_accounts_and_keeps_both_of_two_that_look_alike(c
         answer = browser.post("/accounts/login/", {"login": username, "password": PASSWORD})
         assert answer.status_code == 302, username
     assert dict(AccountName.objects.values_list("user__username", "key")) == keys
+
+
+@pytest.mark.django_db(transaction=True)  # createsuperuser saves outside a transaction
+def test_createsuperuser_refuses_a_look_alike_and_leaves_no_account(monkeypatch):
+    from django.core.management import CommandError, call_command
+
+    from accounts.models import AccountName
+
+    assert sign_up(Client(), "ada").status_code == 302
+    monkeypatch.setenv("DJANGO_SUPERUSER_PASSWORD", PASSWORD)
+    with pytest.raises(CommandError, match="already exists"):
+        call_command("createsuperuser", "--noinput", username=CYRILLIC_ADA, email="")
+    assert list(get_user_model().objects.values_list("username", flat=True)) == ["ada"]
+    assert AccountName.objects.count() == 1
+    call_command("createsuperuser", "--noinput", username="root", email="", verbosity=0)
+    assert AccountName.objects.get(user__username="root").key == "root"
