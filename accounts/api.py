@@ -145,7 +145,7 @@ class UserView(APIView):
         description=(
             "The account's rating in each rated mode it has played, and its totals over its "
             "finished games, as its profile page (/u/{name}) shows them. The name is compared "
-            "ignoring case."
+            "as names are (a name that looks like it, in any case, finds it)."
         ),
         auth=[],
         responses={
@@ -266,7 +266,7 @@ class UserGamesView(APIView):
             "Streams every finished game one of the account's players sat at, newest first (by "
             "when it finished), as NDJSON: one game a line, each as "
             "`GET /api/games/{game_id}/export` answers it (seed, options, state, the whole "
-            "move log and the chat). The account's name is compared ignoring case. The download "
+            "move log and the chat). The account's name is compared as names are. The download "
             "is streamed, so a year of games comes without the server holding it; an account "
             "without "
             "finished games answers an empty body."
