@@ -57,7 +57,10 @@ class AccountNameAdminMixin:
     def clean_username(self):
         parent = getattr(super(), "clean_username", None)
         username = parent() if parent is not None else self.cleaned_data["username"]
-        if username and name_taken(username, other_than=self.instance):
+        # Only a new name is checked: an old account whose name looks like another's (migration
+        # 0003 kept both) can still be edited, and renamed.
+        changed = self.instance.pk is None or "username" in self.changed_data
+        if username and changed and name_taken(username, other_than=self.instance):
             raise forms.ValidationError(NameTaken(username).message, code="username_taken")
         return username
 

@@ -123,3 +123,14 @@ def test_createsuperuser_refuses_a_look_alike_and_leaves_no_account(monkeypatch)
     assert AccountName.objects.count() == 1
     call_command("createsuperuser", "--noinput", username="root", email="", verbosity=0)
     assert AccountName.objects.get(user__username="root").key == "root"
+
+
+def test_the_admin_refuses_a_look_alike_as_a_form_error(admin_client):
+    assert sign_up(Client(), "ada").status_code == 302
+    page = admin_client.post(
+        "/admin/auth/user/add/",
+        {"username": CYRILLIC_ADA, "usable_password": "false"},
+    )
+    assert page.status_code == 200
+    assert "already exists" in page.content.decode().replace("&#x27;", "'")
+    assert not get_user_model().objects.filter(username=CYRILLIC_ADA).exists()
