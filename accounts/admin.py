@@ -14,6 +14,7 @@ from django.db.models import Count
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
+from accounts.forms import AccountChangeForm, AccountCreationForm, AdminLoginForm
 from accounts.models import AccessToken
 from games import ratings
 from games.models import Game, Rating, RatingChange, Seat
@@ -75,6 +76,8 @@ def account_games(user_id: int, *, limit: int = GAMES_SHOWN) -> tuple[list[Game]
 
 # Django's own registration (django.contrib.auth, installed before this app) is replaced.
 admin.site.unregister(User)
+# The admin's log-in is under the site's login limit (AdminSite.login_form, a documented setting).
+admin.site.login_form = AdminLoginForm
 
 
 @admin.register(User)
@@ -82,6 +85,9 @@ class AccountAdmin(UserAdmin):
     """Django's user admin, with what an account did on the site."""
 
     list_display = (*UserAdmin.list_display, "rated_games", "date_joined")
+    # A name another account has, or one that looks like it, is a form error.
+    add_form = AccountCreationForm
+    form = AccountChangeForm
     inlines = [RatingInline, AccessTokenInline]
     # An account may have played thousands of games: the page lists the latest.
     games_shown = GAMES_SHOWN

@@ -23,10 +23,11 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import logins
 from accounts import serializers as s
 from accounts.selectors import account_named, name_taken
 from accounts.tokens import token_create
-from accounts.validators import validate_username
+from accounts.validators import NameTaken, validate_username
 from games import limits, profiles, selectors
 from games.auth import BearerAuthentication
 from games.errors import Conflict
@@ -59,8 +60,10 @@ class AuthTokenView(APIView):
         summary="Get a personal token for an account",
         description=(
             "Checks the account's name and password and makes a new personal token named "
-            f'"{API_TOKEN_NAME}" (the account can revoke it on /accounts/tokens/). Counted with '
-            "joins in the client's rate limit, so passwords cannot be guessed at speed."
+            f'"{API_TOKEN_NAME}" (the account can revoke it on /accounts/tokens/). Failed logins '
+            "are counted per account and per client address, with the log-in form's and the "
+            "admin's (RATE_LIMIT_ACCOUNT_LOGINS, RATE_LIMIT_LOGINS): over either, every login is "
+            "refused with a 429 and Retry-After, a correct password too, until the window ends."
         ),
         auth=[],
         request=s.CredentialsRequest,
@@ -73,7 +76,7 @@ class AuthTokenView(APIView):
     )
     def post(self, request):
         username, password = _credentials(request.data)
-        limits.check_join(request)
+        logins.login_check(request=request._request, username=username)
         user = authenticate(request._request, username=username, password=password)
         if user is None:
             raise exceptions.AuthenticationFailed("No account has that name and password.")
@@ -94,28 +97,29 @@ class AccountListView(APIView):
         summary="Create an account",
         description=(
             "A name of 1 to 20 characters (letters of any script, digits, '_' and '-'), unique "
-            "among accounts ignoring case, and a password the site's password rules accept. "
-            "Counted with joins in the client's rate limit. Answers the account's name and a "
-            "personal token for it."
+            "among accounts (names that look alike, in any case, are one name: Unicode's "
+            "confusable skeletons), and a password the site's password rules accept. Counted "
+            "with the sign-up form's in the client address's sign-up limit (RATE_LIMIT_SIGNUPS). "
+            "Answers the account's name and a personal token for it."
         ),
         auth=[],
         request=s.CredentialsRequest,
         responses={
             201: s.AccountOut,
             **JSON_BODY_RESPONSES,
-            409: error_response("An account already has that name (ignoring case)."),
+            409: error_response("An account already has that name, or one that looks like it."),
             **RATE_LIMITED_RESPONSES,
         },
     )
     def post(self, request):
         username, password = _credentials(request.data)
-        limits.check_join(request)
+        limits.check("signups", limits.client_address(request.META))
         try:
             validate_username(username)
         except DjangoValidationError as exc:
             raise exceptions.ValidationError({"username": list(exc.messages)}) from None
         users = get_user_model()
-        taken = f"An account named {username!r} already exists (names are compared ignoring case)."
+        taken = NameTaken(username).message
         if name_taken(username):
             raise Conflict(taken)
         try:
@@ -123,10 +127,11 @@ class AccountListView(APIView):
         except DjangoValidationError as exc:
             raise exceptions.ValidationError({"password": list(exc.messages)}) from None
         try:
+            # The account, its name row (accounts.signals) and its token, or nothing.
             with transaction.atomic():
                 user = users.objects.create_user(username=username, password=password)
                 _, token = token_create(user=user, name=API_TOKEN_NAME)
-        except IntegrityError:
+        except (IntegrityError, NameTaken):
             raise Conflict(taken) from None  # made meanwhile by another request
         return Response(
             {"username": user.get_username(), "token": token}, status=status.HTTP_201_CREATED
@@ -142,7 +147,7 @@ class UserView(APIView):
         description=(
             "The account's rating in each rated mode it has played, and its totals over its "
             "finished games, as its profile page (/u/{name}) shows them. The name is compared "
-            "ignoring case."
+            "as names are (a name that looks like it, in any case, finds it)."
         ),
         auth=[],
         responses={
@@ -269,8 +274,8 @@ class UserGamesView(APIView):
             "when it finished), as NDJSON: one game a line, each as "
             "`GET /api/games/{game_id}/export` answers it (seed, options, state, the whole "
             "move log and the chat). Its private games (by link only) come only to the account "
-            "itself (its token, or its signed-in browser). The account's name is compared "
-            "ignoring case. The download "
+            "itself (its token, or its signed-in browser). The account's name is compared as "
+            "names are. The download "
             "is streamed, so a year of games comes without the server holding it; an account "
             "without "
             "finished games answers an empty body."

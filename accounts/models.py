@@ -1,9 +1,7 @@
 """What the accounts app stores beside Django's users: personal API tokens, and each account's
-name as names are compared."""
+name as names are compared (games.names.name_key)."""
 
 from __future__ import annotations
-
-import unicodedata
 
 from django.conf import settings
 from django.db import models
@@ -29,22 +27,21 @@ class AccessToken(models.Model):
         return f"{self.name} ({self.user})"
 
 
-def folded(name: str) -> str:
-    """A name as names are compared: NFC, then case-folded (Unicode's caseless matching, so
-    "ZOË" is "zoë", on every database)."""
-    return unicodedata.normalize("NFC", name).casefold()
-
-
 class AccountName(models.Model):
-    """An account's name as names are compared (`folded`): unique, so two accounts never have
-    names that differ only by case, and indexed, so a name is found in one look-up on any
-    database (SQLite's and PostgreSQL's own case-insensitive comparisons differ). Kept by a
-    receiver whenever a user is saved."""
+    """An account's name as names are compared (`games.names.name_key`: the confusable skeleton
+    of the case-folded name), unique, so no two accounts have names that look alike (`Ada` and
+    `ada`, `ada` and a Cyrillic `аda`), and indexed, so a name is found in one look-up on any
+    database. Kept by a receiver whenever a user's name is saved, in the user's transaction.
+
+    Two accounts made before this rule whose names look alike keep both their names: the later
+    one's key is its name's key followed by ``#<user id>`` (no name's key holds a "#"): it still
+    logs in, but its name finds the older account (profiles, guests' names) until an admin
+    renames one of them (migration 0003 names them)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account_name"
     )
-    folded = models.CharField(max_length=600, unique=True)  # casefold can lengthen a name
+    key = models.CharField(max_length=600, unique=True)  # a skeleton can lengthen a name
 
     def __str__(self) -> str:
-        return self.folded
+        return self.key

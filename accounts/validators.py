@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 
 from games.names import MAX_LENGTH, BadName, check_name
 
-__all__ = ["MAX_LENGTH", "USERNAME_VALIDATORS", "validate_username"]
+__all__ = ["MAX_LENGTH", "USERNAME_VALIDATORS", "NameTaken", "validate_username"]
 
 
 def validate_username(value: str) -> None:
@@ -21,3 +21,17 @@ def validate_username(value: str) -> None:
 
 
 USERNAME_VALIDATORS = [validate_username]
+
+
+class NameTaken(ValidationError):
+    """An account has this name, or one that looks like it: raised when saving a user whose
+    name row (accounts.models.AccountName) another account's holds, so a sign-up that lost a
+    race is told so instead of failing."""
+
+    def __init__(self, name: str):
+        super().__init__(
+            f"An account named {name!r} already exists (names that look alike, in any case, "
+            "are one name).",
+            code="username_taken",
+        )
+        self.name = name

@@ -1,37 +1,43 @@
-"""The account's pages beside allauth's: its public profile and its personal API tokens."""
+"""The account's pages beside allauth's: its public profile and its personal API tokens; and
+allauth's log-in and sign-up pages, and the admin's log-in, under the site's limits."""
 
 from __future__ import annotations
 
-from django.contrib import messages
+from allauth.account import views as allauth_views
+from allauth.account.adapter import get_adapter
+from django.contrib import admin, messages
 from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts import logins
+from accounts.forms import TOKEN_NAME_MAX, RevokeForm, TokenForm
 from accounts.models import AccessToken
 from accounts.selectors import account_named
 from accounts.tokens import token_create, token_revoke
-from games import charts, profiles, ratings
+from accounts.validators import NameTaken
+from games import charts, limits, profiles, ratings
 from games.errors import NotFound
 from games.pages import game_row
-
-TOKEN_NAME_MAX = AccessToken._meta.get_field("name").max_length
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def tokens(request):
-    """List the account's tokens; make one (shown on this answer only) or revoke one."""
+    """List the account's tokens; make one (shown on this answer only) or revoke one. What is
+    posted is read by a form first: a bad name is a 400 with the page and its message."""
     error = new_token = None
     name_value = ""
     if request.method == "POST":
         if "revoke" in request.POST:
-            try:
-                token_id = int(request.POST["revoke"])
-            except ValueError:
-                token_id = 0
-            if token_revoke(user=request.user, token_id=token_id):
+            revoke = RevokeForm(request.POST)
+            revoked = revoke.is_valid() and token_revoke(
+                user=request.user, token_id=revoke.cleaned_data["revoke"]
+            )
+            if revoked:
                 messages.success(request, "The token is revoked: it acts for nobody any more.")
             else:
                 messages.error(request, "You have no such token to revoke.")
@@ -39,14 +45,12 @@ def tokens(request):
             if back != reverse("profile", args=[request.user.get_username()]):
                 back = reverse("account_tokens")  # the profile or this page, nowhere else
             return redirect(back)
-        name_value = request.POST.get("name", "").strip()
-        if not name_value:
-            error = "Give the token a name, such as the program that will use it."
-        elif len(name_value) > TOKEN_NAME_MAX:
-            error = f"A token's name has at most {TOKEN_NAME_MAX} characters."
+        form = TokenForm(request.POST)
+        if form.is_valid():
+            _, new_token = token_create(user=request.user, name=form.cleaned_data["name"])
         else:
-            _, new_token = token_create(user=request.user, name=name_value)
-            name_value = ""
+            error = " ".join(form.errors["name"])
+            name_value = form.data.get("name", "").replace("\x00", "")
     rows = AccessToken.objects.filter(user=request.user)
     return render(
         request,
@@ -60,6 +64,47 @@ def tokens(request):
         },
         status=400 if error else 200,
     )
+
+
+class LoginView(allauth_views.LoginView):
+    """allauth's log-in page under the site's login limit: refused by it, the form with the
+    sentence comes as 429 with Retry-After (the limit itself: accounts.adapter, accounts.logins)."""
+
+    def post(self, request, *args, **kwargs):
+        return logins.answer_429(request, super().post(request, *args, **kwargs))
+
+
+def admin_login(request, **kwargs):
+    """The admin's log-in page, answered as the site's own (429 with Retry-After over the limit;
+    the form: accounts.forms.AdminLoginForm)."""
+    return logins.answer_429(request, admin.site.login(request, **kwargs))
+
+
+class SignupView(allauth_views.SignupView):
+    """allauth's sign-up page: under the site's one sign-up limit (RATE_LIMIT_SIGNUPS, shared
+    with POST /api/accounts), and the account, its name row and its player made in one
+    transaction. A sign-up that loses a race for its name is told so on the name's field."""
+
+    def post(self, request, *args, **kwargs):
+        try:
+            limits.check("signups", limits.client_address(request.META))
+        except limits.RateLimited as refused:
+            form = self.get_form()
+            form.add_error(None, refused.message)
+            response = self.form_invalid(form)
+            response.status_code = 429
+            response["Retry-After"] = str(refused.retry_after)
+            return response
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        try:
+            with transaction.atomic():
+                return super().form_valid(form)
+        except (NameTaken, IntegrityError):
+            # Another sign-up took the name (or one that looks like it) since the form's check.
+            form.add_error("username", get_adapter().error_messages["username_taken"])
+            return self.form_invalid(form)
 
 
 @require_GET

@@ -14,6 +14,12 @@ Environment variables (all optional here; see config/settings_production.py for 
   share one Redis but not one database need different prefixes.
 - RATE_LIMIT_JOINS, RATE_LIMIT_MOVES: per-client limits such as "30/min" or "20/s", or "off".
 - RATE_LIMIT_CHAT: chat messages per player, such as "10/10s" (the default), or "off".
+- RATE_LIMIT_LOGINS, RATE_LIMIT_ACCOUNT_LOGINS: failed logins per client address (default
+  "30/5min") and per account (default "5/5min"), whichever way in (the log-in form, POST
+  /api/auth/token, the admin's log-in); over either, every login is refused with 429 until the
+  window ends, a correct password too (accounts/logins.py).
+- RATE_LIMIT_SIGNUPS: new accounts asked for per client address, by the sign-up form or POST
+  /api/accounts (default "20/hour").
 """
 
 import os
@@ -200,6 +206,9 @@ ACCOUNT_USERNAME_MIN_LENGTH = 1
 ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.USERNAME_VALIDATORS"
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_FORMS = {"signup": "accounts.forms.AccountSignupForm"}
+# One limit on logging in and one on signing up, the site's (RATE_LIMIT_LOGINS,
+# RATE_LIMIT_ACCOUNT_LOGINS, RATE_LIMIT_SIGNUPS below; accounts/logins.py): allauth's own are off.
+ACCOUNT_RATE_LIMITS = {"login": None, "login_failed": None, "signup": None}
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 LOGIN_REDIRECT_URL = "/"
 
@@ -282,6 +291,11 @@ LOBBY_HEARTBEAT_S = float(os.environ.get("LOBBY_HEARTBEAT_S", "20"))
 LOBBY_PRESENCE_TTL_S = float(os.environ.get("LOBBY_PRESENCE_TTL_S", "60"))
 LOBBY_REFRESH_S = float(os.environ.get("LOBBY_REFRESH_S", "0.5"))
 RATE_LIMIT_CHAT = os.environ.get("RATE_LIMIT_CHAT", "10/10s")
+# Failed logins per client address and per account (every way in: accounts/logins.py), and new
+# accounts per client address (the form and the API).
+RATE_LIMIT_LOGINS = os.environ.get("RATE_LIMIT_LOGINS", "30/5min")
+RATE_LIMIT_ACCOUNT_LOGINS = os.environ.get("RATE_LIMIT_ACCOUNT_LOGINS", "5/5min")
+RATE_LIMIT_SIGNUPS = os.environ.get("RATE_LIMIT_SIGNUPS", "20/hour")
 
 LOGGING = {
     "version": 1,

@@ -4,6 +4,7 @@ from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from accounts import views as account_views
 from cards import protocol
 from games import views
 
@@ -16,10 +17,13 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     # Browsers ask for /favicon.ico on documents that name no icon (the JSON API, /healthz).
     path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
+    # The admin's log-in under the site's login limit (accounts.logins), before the admin's own.
+    path("admin/login/", account_views.admin_login),
     path("admin/", admin.site.urls),
-    # Accounts (django-allauth): sign up, log in, log out, change password.
-    path("accounts/", include("allauth.urls")),
+    # Accounts (django-allauth): sign up, log in, log out, change password. Ours first: the log-in
+    # and sign-up pages under the site's limits, and the tokens page.
     path("accounts/", include("accounts.urls")),
+    path("accounts/", include("allauth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/", include("accounts.api_urls")),

@@ -11,6 +11,12 @@ period of several units, "N/10s"), or "off":
   Computer players are not limited.
 - ``chat`` (RATE_LIMIT_CHAT, default 10/10s): chat messages at a game or in the lobby, through
   the JSON API or the WebSocket; counted per player.
+- ``logins`` (RATE_LIMIT_LOGINS, default 30/5min) per client address and ``account_logins``
+  (RATE_LIMIT_ACCOUNT_LOGINS, default 5/5min) per account: failed logins, whichever way in
+  (the accounts app counts them with `count` and refuses with `check_open`, correct passwords
+  too, while one is used up).
+- ``signups`` (RATE_LIMIT_SIGNUPS, default 20/hour): new accounts asked for, by the form or the
+  API, per client address.
 
 Counts live in Django's cache (Redis when REDIS_URL is set, so every process shares them) in
 fixed windows: at most N requests per window of the period; the next window starts afresh. A
@@ -35,7 +41,14 @@ from games.errors import GameError
 
 PERIODS = {"s": 1, "sec": 1, "second": 1, "min": 60, "minute": 60, "h": 3600, "hour": 3600}
 WORDS = {1: "second", 60: "minute", 3600: "hour"}
-SCOPE_WORDS = {"joins": "joins", "moves": "moves", "chat": "chat messages"}
+SCOPE_WORDS = {
+    "joins": "joins",
+    "moves": "moves",
+    "chat": "chat messages",
+    "logins": "failed logins from this address",
+    "account_logins": "failed logins for this account",
+    "signups": "sign-ups from this address",
+}
 _PERIOD = re.compile(r"^(\d*)\s*([a-z]+)$")
 
 
@@ -47,6 +60,9 @@ class Rate:
     def __str__(self) -> str:
         if self.period in WORDS:
             return f"{self.count} per {WORDS[self.period]}"
+        for seconds, word in ((3600, "hours"), (60, "minutes")):
+            if self.period % seconds == 0:
+                return f"{self.count} per {self.period // seconds} {word}"
         return f"{self.count} per {self.period} seconds"
 
 
@@ -104,6 +120,33 @@ def check(scope: str, client: str) -> None:
         cache.add(key, 1, timeout=rate.period + 1)
         return
     if count > rate.count:
+        raise RateLimited(scope, rate, max(1, math.ceil((window + 1) * rate.period - now)))
+
+
+def count(scope: str, client: str) -> None:
+    """Count one event of `client` in `scope` without refusing it (a failed login, known only
+    once it has failed)."""
+    rate = rate_for(scope)
+    if rate is None:
+        return
+    key = f"ratelimit:{scope}:{client}:{int(time.time() // rate.period)}"
+    if cache.add(key, 1, timeout=rate.period + 1):
+        return
+    try:
+        cache.incr(key)
+    except ValueError:  # the window's key expired between add and incr: a fresh window
+        cache.add(key, 1, timeout=rate.period + 1)
+
+
+def check_open(scope: str, client: str) -> None:
+    """Raise RateLimited when `client` has used up `scope` in the current window; count
+    nothing."""
+    rate = rate_for(scope)
+    if rate is None:
+        return
+    now = time.time()
+    window = int(now // rate.period)
+    if (cache.get(f"ratelimit:{scope}:{client}:{window}") or 0) >= rate.count:
         raise RateLimited(scope, rate, max(1, math.ceil((window + 1) * rate.period - now)))
 
 

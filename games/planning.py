@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from games.errors import GameError, RuleError
 from games.models import Game, new_token
+from games.names import name_key
 from games.rules import Result, get_rules
 from games.store import SeatRow, TableHead
 
@@ -288,7 +289,7 @@ def plan_join(
         raise GameError("The game has started; nobody can join it now.", http_status=409)
     if rules.max_seats is not None and len(seats) >= rules.max_seats:
         raise GameError(f"The game is full ({rules.max_seats} seats).", http_status=409)
-    if any(seat.name == name for seat in seats):
+    if any(_looks_alike(seat, name, protocol) for seat in seats):
         raise GameError(f"The name {name!r} is taken at this game.", http_status=409)
     try:
         result = rules.join(state, name, now)
@@ -305,6 +306,17 @@ def plan_join(
         new_seat=seat,
         has_computers=True if is_computer and not head.has_computers else None,
     )
+
+
+def _looks_alike(seat, name: str, protocol: bool) -> bool:
+    """Whether a new seat's `name` is taken by `seat`: a name that looks like it (names.name_key:
+    `Ann` and `ann`, `ada` and a Cyrillic `аda`). Two names joined over the text protocol are
+    compared as they are: its spec's names are case-sensitive identities."""
+    if seat.name == name:
+        return True
+    if protocol and seat.protocol:
+        return False
+    return name_key(seat.name) == name_key(name)
 
 
 def plan_create(

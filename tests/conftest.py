@@ -72,6 +72,9 @@ class Server:
             RATE_LIMIT_JOINS="off",
             RATE_LIMIT_MOVES="off",
             RATE_LIMIT_CHAT="off",
+            RATE_LIMIT_LOGINS="off",
+            RATE_LIMIT_ACCOUNT_LOGINS="off",
+            RATE_LIMIT_SIGNUPS="off",
         )
         if like is not None:
             for key in ("DATABASE_URL", "REDIS_URL", "CHANNEL_PREFIX"):
@@ -213,6 +216,9 @@ def pytest_configure(config):
     django_settings.RATE_LIMIT_JOINS = "off"
     django_settings.RATE_LIMIT_MOVES = "off"
     django_settings.RATE_LIMIT_CHAT = "off"
+    django_settings.RATE_LIMIT_LOGINS = "off"
+    django_settings.RATE_LIMIT_ACCOUNT_LOGINS = "off"
+    django_settings.RATE_LIMIT_SIGNUPS = "off"
     # Test processes share one Redis but not one database: each gets keys of its own.
     prefix = f"test-{os.getpid()}"
     for layer in django_settings.CHANNEL_LAYERS.values():

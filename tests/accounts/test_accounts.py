@@ -180,7 +180,9 @@ def test_a_logged_out_browser_is_a_guest_again(client):
 def test_two_names_that_differ_only_by_case_are_one_name_on_every_database(
     client, django_user_model, first, second
 ):
-    from django.db import IntegrityError, transaction
+    from django.db import transaction
+
+    from accounts.validators import NameTaken
 
     sign_up(client, first)
     response = sign_up(Client(), second)
@@ -190,7 +192,7 @@ def test_two_names_that_differ_only_by_case_are_one_name_on_every_database(
     )
     assert made.status_code == 409
     assert Client().get(f"/api/users/{second}").json()["name"] == first
-    with pytest.raises(IntegrityError), transaction.atomic():  # the database says so too
+    with pytest.raises(NameTaken), transaction.atomic():  # the name row's unique key says so too
         django_user_model.objects.create_user(second, password=PASSWORD)
     assert django_user_model.objects.count() == 1
 

@@ -120,19 +120,19 @@ def test_a_bad_name_or_a_weak_password_is_400_naming_the_rule(client, username, 
     assert not get_user_model().objects.exists()
 
 
-def test_making_accounts_is_rate_limited_like_joins(client, settings):
-    settings.RATE_LIMIT_JOINS = "2/hour"  # fixed windows: an hour is not crossed mid-test
+def test_making_accounts_is_rate_limited_as_sign_ups(client, settings):
+    settings.RATE_LIMIT_SIGNUPS = "2/hour"  # fixed windows: an hour is not crossed mid-test
     account(client, "ann")
     account(client, "bob")
     refused = post(client, "/api/accounts", {"username": "cid", "password": PASSWORD})
     assert refused.status_code == 429 and refused["Retry-After"]
-    assert "Too many joins" in refused.json()["detail"]
+    assert "Too many sign-ups from this address" in refused.json()["detail"]
     assert not get_user_model().objects.filter(username="cid").exists()
 
 
-def test_guessing_passwords_is_rate_limited_like_joins(client, settings):
+def test_guessing_passwords_is_rate_limited_per_account(client, settings):
     account(client, "ada")
-    settings.RATE_LIMIT_JOINS = "3/hour"  # fixed windows: an hour is not crossed mid-test
+    settings.RATE_LIMIT_ACCOUNT_LOGINS = "3/hour"  # fixed windows: an hour is not crossed
 
     def ask(password):  # from an address of its own: limits count per client address
         body = {"username": "ada", "password": password}
