@@ -190,6 +190,7 @@ class GamesApi(RuleBasedStateMachine):
         # A view's exception is re-raised here, so a failure shows its own traceback.
         self.client = Client()
         self.kinds: dict[int, str] = {}
+        self.keys: dict[int, str] = {}  # a private game's key, as its link carries it
         self.tokens: dict[int, list[str]] = {}
 
     def teardown(self):
@@ -218,13 +219,15 @@ class GamesApi(RuleBasedStateMachine):
         return answer
 
     def create(self, kind, options, seed: int = 0) -> int | None:
-        # A seed of the test's: the same example deals the same cards when it runs again.
+        # A seed of the test's: the same example deals the same cards when it runs again. Not
+        # open: a private game, joined by its key (test_privacy_fuzz reads them as strangers).
         body = {"kind": kind, "options": options, "seed": seed}
         response = self.request("post", "/api/games/", body)
         if response.status_code != 201:
             return None
         game_id = response.json()["id"]
         self.kinds[game_id] = kind
+        self.keys[game_id] = response.json()["key"]
         return game_id
 
     @staticmethod
@@ -294,6 +297,7 @@ class GamesApi(RuleBasedStateMachine):
             return multiple()
         game_id = response.json()["id"]
         self.kinds[game_id] = response.json()["kind"]
+        self.keys[game_id] = response.json()["key"]
         return game_id
 
     @rule(
@@ -341,7 +345,9 @@ class GamesApi(RuleBasedStateMachine):
 
     @rule(target=seats, game_id=games, name=NAMES)
     def join(self, game_id, name):
-        response = self.request("post", f"/api/games/{game_id}/join", {"name": name})
+        key = self.keys.get(game_id)
+        url = f"/api/games/{game_id}/join" + (f"?key={key}" if key else "")
+        response = self.request("post", url, {"name": name})
         if response.status_code != 201:
             return (game_id, "0" * 40, name)  # a seat refused: its token acts for nobody
         token = response.json()["token"]
@@ -479,7 +485,7 @@ class GamesApi(RuleBasedStateMachine):
     def read_game(self, game_id, seat):
         held = self.tokens.get(game_id)
         token = held[seat % len(held)] if held and seat is not None else None
-        self.request("get", f"/api/games/{game_id}/", token=token)
+        self.request("get", f"/api/games/{game_id}/{self.keyed(game_id, '')}", token=token)
 
     @rule(
         game_id=games,
@@ -492,7 +498,14 @@ class GamesApi(RuleBasedStateMachine):
         ),
     )
     def read_more(self, game_id, what, query):
-        self.request("get", f"/api/games/{game_id}/{what}{query}")
+        self.request("get", f"/api/games/{game_id}/{what}{self.keyed(game_id, query)}")
+
+    def keyed(self, game_id: int, query: str) -> str:
+        """A query with a private game's key: a watcher who has its link."""
+        key = self.keys.get(game_id)
+        if not key:
+            return query
+        return f"{query}&key={key}" if query else f"?key={key}"
 
     @rule(
         query=st.sampled_from(
