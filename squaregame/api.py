@@ -20,12 +20,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import limits, selectors, services
-from games.auth import BearerAuthentication, SeatTokenAuthentication
+from games.auth import BearerAuthentication, SeatTokenAuthentication, check_reach
 from games.errors import GameError, RuleError
 from games.models import Game
 from games.rules import get_rules
 from games.schema import (
     ERROR_RESPONSES,
+    GAME_KEY,
     JSON_BODY,
     JSON_BODY_RESPONSES,
     NOT_FOUND_RESPONSES,
@@ -112,7 +113,11 @@ class SquareImportOut(GameOut):
 
 def square_game(game_id) -> Game:
     """The Square game with this id, or a 404/400 naming what is wrong."""
-    game = selectors.game_get(game_id)
+    return square_only(selectors.game_get(game_id))
+
+
+def square_only(game: Game) -> Game:
+    """The game if it is a Square game, or a 400 naming what it is."""
     if game.kind != Game.Kind.SQUARE:
         raise GameError(
             f"Game {game.pk} is a {game.get_kind_display()} game; only Square games have a save "
@@ -140,8 +145,10 @@ class SquareSaveView(APIView):
         summary="Download a Square game as the original save file",
         description=(
             "At any moment of the game; saving does not alter it. Nothing in the Square Game "
-            "is hidden, so anyone may download it. Other kinds answer 400."
+            "is hidden, so anyone who may see the game may download it (a private game: its "
+            "seats and its link's `?key=`). Other kinds answer 400."
         ),
+        parameters=[GAME_KEY],
         responses={
             200: SquareSaveOut,
             **ERROR_RESPONSES,
@@ -151,7 +158,9 @@ class SquareSaveView(APIView):
         examples=[OpenApiExample("A save", value=SAMPLE_SAVE, response_only=True)],
     )
     def get(self, request, game_id: int):
-        return save_response(square_game(game_id))
+        game = selectors.game_get(game_id)
+        check_reach(request, game)  # before its kind is named: a private game is no game
+        return save_response(square_only(game))
 
 
 class SquareImportView(APIView):

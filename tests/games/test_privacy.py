@@ -274,3 +274,17 @@ def test_a_private_game_played_again_is_private_and_its_players_are_sent_its_lin
     assert new.link_key and new.link_key != old.link_key and not new.is_open
     assert again.json()["url"] == f"/play/{new.pk}/?key={new.link_key}"
     assert reads(Client(), new.pk) == {404}
+
+
+def test_a_private_games_save_and_kind_are_no_strangers_business():
+    square = services.game_create(kind="square", options={"players": 2})
+    table = services.game_create(kind="set", options={"rules": "classic"})
+    stranger = Client()
+    for game in (square, table):
+        answer = stranger.get(f"/api/games/{game.pk}/save")
+        # Not even "a Set game has no save": a private game's kind is not told either.
+        assert answer.status_code == 404 and answer.json() == {
+            "detail": f"There is no game with id {game.pk}."
+        }
+    assert stranger.get(f"/api/games/{square.pk}/save?key={square.link_key}").status_code == 200
+    assert stranger.get(f"/api/games/{table.pk}/save?key={table.link_key}").status_code == 400

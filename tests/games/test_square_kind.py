@@ -337,7 +337,7 @@ def test_an_exported_save_imports_as_a_live_game_that_continues(client):
     game = Game.objects.get(pk=new_id)
     assert replay(game) == game.state
     # Its own save carries on from the imported moves.
-    continued = json.loads(client.get(f"/api/games/{new_id}/save").content)
+    continued = json.loads(client.get(f"/api/games/{new_id}/save?key={body['key']}").content)
     assert continued["moves"] == [*save["moves"], {"type": 0, "player_num": 1}]
 
 
