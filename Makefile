@@ -24,9 +24,10 @@ install-dev: $(VENV)/.installed-dev
 migrate: install
 	$(PY) manage.py migrate --noinput
 
-## Serve the app on http://$(HOST):$(PORT) with daphne (SQLite, in-memory channel layer).
+## Serve the app on http://$(HOST):$(PORT) with daphne (SQLite, in-memory channel layer):
+## config/server.py is daphne's command line, answering a request line too long with a 414.
 run: migrate
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	$(PY) -m config.server -b $(HOST) -p $(PORT) config.asgi:application
 
 ## Browser tests need Debian's chromium; install it when missing (never `playwright install`).
 browser:

@@ -103,7 +103,7 @@ class Server:
             [
                 sys.executable,
                 "-m",
-                "daphne",
+                "config.server",  # daphne, as `make run` starts it
                 "-b",
                 "127.0.0.1",
                 "-p",
