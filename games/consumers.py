@@ -43,7 +43,7 @@ from django.conf import settings
 
 from games import presence, realtime, runtime, selectors, services, store
 from games.auth import SESSION_PLAYER_KEY
-from games.errors import GameError
+from games.errors import RETRY_AFTER_S, GameError, unavailable
 from games.rules import get_rules
 
 log = logging.getLogger(__name__)
@@ -83,6 +83,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.follows_presence = False  # sent who is here (?presence=1)
         self.listed = False  # an open game not over: in the lobby's lists
         self.heartbeat: asyncio.TimerHandle | None = None
+        self.accepted = False
 
     @cached_property
     def game_id(self) -> int:
@@ -138,7 +139,23 @@ class GameConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except Exception as exc:  # the database or Redis not answering: said, not a close
+            outage = unavailable(exc)
+            if outage is None:
+                raise
+            await self.unavailable(outage, connecting=message["type"] == "websocket.connect")
+
+    async def unavailable(self, outage, *, connecting: bool) -> None:
+        """Say that a service did not answer; an open socket stays open (its client may send the
+        action again), a handshake that could not be served is closed as 1013, Try Again Later
+        (its client connects again)."""
+        if connecting and not self.accepted:
+            await self.accept()
+        await self.send_error(outage.message, outage.code)
+        if connecting:
+            await self.close(1013)
 
     # -- the socket's life -------------------------------------------------------------------
 
@@ -163,12 +180,18 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(group, self.channel_name)
         self.group = group
         await self.accept()
+        self.accepted = True
         await self.send_state()
         if self.seat is not None:
             # This seat is here: everyone at the table is told, this socket too.
             self.member = self.channel_name
-            here = await _table_arrive(self.game_id, self.member, self.seat.name)
-            await self.channel_layer.group_send(group, {"type": "game.presence", "here": here})
+            try:
+                here = await _table_arrive(self.game_id, self.member, self.seat.name)
+                await self.channel_layer.group_send(group, {"type": "game.presence", "here": here})
+            except Exception as exc:  # Redis not answering: the next heartbeat says it
+                if unavailable(exc) is None:
+                    raise
+                here = None
             if here == [self.seat.name] and self.listed:  # the first one back: live again
                 realtime.lobby_changed()
             self.heartbeat = asyncio.get_running_loop().call_later(
@@ -199,10 +222,15 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
         member, self.member = self.member, None
         if member is not None:
-            here = await _table_leave(self.game_id, member)
-            await self.channel_layer.group_send(
-                realtime.group_name(self.game_id), {"type": "game.presence", "here": here}
-            )
+            try:
+                here = await _table_leave(self.game_id, member)
+                await self.channel_layer.group_send(
+                    realtime.group_name(self.game_id), {"type": "game.presence", "here": here}
+                )
+            except Exception as exc:  # Redis not answering: the entry runs out by itself
+                if unavailable(exc) is None:
+                    raise
+                return
             if not here and self.listed:  # everyone has gone: a quiet table is idle now
                 realtime.lobby_changed()
 
@@ -212,10 +240,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         member = self.member
         if member is None:
             return
-        await _table_arrive(self.game_id, member, self.seat.name)
-        if self.member is None:  # the socket closed meanwhile: its entry goes again
-            await _table_leave(self.game_id, member)
-            return
+        try:
+            await _table_arrive(self.game_id, member, self.seat.name)
+            if self.member is None:  # the socket closed meanwhile: its entry goes again
+                await _table_leave(self.game_id, member)
+                return
+        except Exception as exc:  # Redis not answering: said again at the next heartbeat
+            if unavailable(exc) is None:
+                raise
         self.heartbeat = asyncio.get_running_loop().call_later(
             settings.LOBBY_HEARTBEAT_S, lambda: asyncio.ensure_future(self.still_here())
         )
@@ -270,6 +302,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             await services.arun(services.tick(game_id=self.game_id))
         except GameError:  # the game cannot be read now: the next push or sync shows it
             log.warning("The deadline of game %s could not be applied", self.game_id)
+            return
+        except Exception as exc:  # the database not answering: the deadline is tried again
+            if unavailable(exc) is None:
+                raise
+            self.arm_timer(services.now_ms() + RETRY_AFTER_S * 1000)
             return
         await self.send_state(force=False)
 

@@ -41,6 +41,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import lobby, presence, runtime
+from games.errors import unavailable
 from games.realtime import LOBBY_GROUP
 
 log = logging.getLogger(__name__)
@@ -88,6 +89,22 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.pending: asyncio.TimerHandle | None = None  # the next (debounced) frame
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task] = set()
+
+    async def dispatch(self, message: dict) -> None:
+        try:
+            await super().dispatch(message)
+        except Exception as exc:  # the database or Redis not answering: said, not a close
+            outage = unavailable(exc)
+            if outage is None:
+                raise
+            # As a game's socket (GameConsumer.unavailable): an open socket stays open, a
+            # handshake that could not be served closes as 1013, Try Again Later.
+            connecting = message["type"] == "websocket.connect"
+            if connecting and self.member is None:
+                await self.accept()
+            await self.send_json({"type": "error", "detail": outage.message, "code": outage.code})
+            if connecting:
+                await self.close(1013)
 
     # -- the socket's life -------------------------------------------------------------------
 
