@@ -5,16 +5,18 @@ that need no Redis go on, and connections PostgreSQL closed are replaced before 
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.testing import HttpCommunicator
-from django.db import OperationalError
+from django.db import OperationalError, connection
 from django.test import RequestFactory
 
 from config.asgi import application
-from games import selectors, services, views
+from games import runtime, selectors, services, store, views
 from games.models import Game, Player
 from tests.conftest import free_port
 from tests.games.conftest import EXAMPLE_DECK
@@ -171,3 +173,73 @@ def test_an_outage_outside_a_view_is_a_503_and_any_other_error_a_500():
         bug = views.server_error(request)
     assert outage.status_code == 503 and DATABASE_SENTENCE in outage.content.decode()
     assert bug.status_code == 500 and "Something went wrong" in bug.content.decode()
+
+
+# -- connections PostgreSQL closed (a restart) are replaced, not used -------------------------
+
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="PostgreSQL's sessions (make test-scaled)"
+)
+
+
+def terminate(pids: list[int]) -> None:
+    """End these sessions of this test's own connections, as a restart of PostgreSQL does (on
+    a connection of its own, closed after)."""
+    import psycopg
+
+    params = {**connection.get_connection_params(), "autocommit": True}
+    params.pop("cursor_factory", None)
+    with psycopg.connect(**params) as conn:
+        conn.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", [pids])
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            ended = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s::int[])", [pids]
+            )
+            if ended.fetchone()[0] == 0:
+                return
+            time.sleep(0.02)
+    raise AssertionError("the sessions did not end")
+
+
+def backend_pid() -> int:
+    connection.ensure_connection()
+    return connection.connection.info.backend_pid
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_game_database_thread_replaces_a_connection_postgresql_closed(settings):
+    game, _seat = classic_table()
+    runtime.shutdown()
+    settings.GAME_DB_THREADS = 1  # one thread, so the next task runs where the first did
+    try:
+        pid = async_to_sync(runtime.run_db)(backend_pid)
+        terminate([pid])
+        head = async_to_sync(runtime.run_db)(selectors.game_head, game.pk)
+        assert head.version == 1
+        assert async_to_sync(runtime.run_db)(backend_pid) != pid
+    finally:
+        runtime.shutdown()
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_the_event_loops_pool_replaces_connections_postgresql_closed():
+    game, seat = classic_table()
+
+    async def run():
+        await store.aread("seat_by_token", seat.token)  # the pool is open, its connections too
+        loop_store = store.store()
+        try:
+            pids = [conn.info.backend_pid for conn in loop_store._connections if not conn.closed]
+            await asyncio.to_thread(terminate, pids)
+            found = [await store.aread("seat_by_token", seat.token) for _ in pids + [0]]
+            moved = await services.amove(game_id=game.pk, seat=found[0], action=CLAIM)
+            return found, moved
+        finally:  # before this test's loop ends, whatever happened
+            await loop_store._pool.close(timeout=2)
+
+    found, moved = async_to_sync(run)()
+    assert all(ref is not None and ref.pk == seat.pk for ref in found)
+    assert moved.game.version == 2
