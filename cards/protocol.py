@@ -394,6 +394,11 @@ async def _wait_for_event(waiter: Waiter, game: Game, seen: int, name: str, on) 
             if loop.time() >= give_up:
                 return await load(game.pk)
             continue
+        if message.get("type") == realtime.RESYNC:  # changes may have been lost: read it
+            fresh = await load(game.pk)
+            if fresh.version > seen:
+                return fresh
+            continue
         if message.get("type") != "game.changed" or message["version"] <= seen:
             continue  # a chat message or a rematch at the table: not a change of its board
         deadline_ms = message.get("deadline_ms")

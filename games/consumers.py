@@ -320,6 +320,12 @@ class GameConsumer(AsyncWebsocketConsumer):
                 )
             await self.send_state(force=False, game=head)
 
+    async def game_resync(self, message: dict) -> None:
+        """Changes from other processes may have been lost (realtime.RESYNC: Redis was down):
+        the game read afresh (once for all its sockets here), its state sent if newer."""
+        head = await runtime.load_game(self.game_id, -1, services.agame_fresh)
+        await self.send_state(force=False, game=head)
+
     async def game_rematch(self, message: dict) -> None:
         """A player asked to play the game again (services.game_rematch): where the new game
         is, so the others can accept in one click."""

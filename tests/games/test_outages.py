@@ -11,12 +11,13 @@ import time
 
 import pytest
 from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer
 from channels.testing import HttpCommunicator
 from django.db import OperationalError, connection
 from django.test import RequestFactory
 
 from config.asgi import application
-from games import runtime, selectors, services, store, views
+from games import realtime, runtime, selectors, services, store, views
 from games.models import Game, Player
 from tests.conftest import free_port
 from tests.games.conftest import EXAMPLE_DECK
@@ -173,6 +174,48 @@ def test_an_outage_outside_a_view_is_a_503_and_any_other_error_a_500():
         bug = views.server_error(request)
     assert outage.status_code == 503 and DATABASE_SENTENCE in outage.content.decode()
     assert bug.status_code == 500 and "Something went wrong" in bug.content.decode()
+
+
+# -- the layer between processes: what Redis lost while it was down is read again -------------
+
+
+class LossyLayer(InMemoryChannelLayer):
+    """A shared layer that, while `down`, loses every message, as Redis's pub/sub does while
+    it restarts (a message published to nobody is gone)."""
+
+    down = False
+
+    async def send(self, channel, message):
+        if not self.down:
+            await super().send(channel, message)
+
+    async def group_send(self, group, message):
+        if not self.down:
+            await super().group_send(group, message)
+
+
+def test_once_the_layer_between_processes_is_back_every_member_reads_afresh():
+    async def run():
+        inner = LossyLayer()
+        layer = realtime.GamesLayer(inner=inner, ping_interval=0.05)
+        game = await layer.new_channel()
+        lobby = await layer.new_channel()
+        await layer.group_add(realtime.group_name(7), game)
+        await layer.group_add(realtime.LOBBY_GROUP, lobby)
+        await asyncio.sleep(0.3)
+        quiet = layer.here().groups[realtime.group_name(7)][game].queue.qsize()
+        inner.down = True
+        await asyncio.sleep(0.3)
+        inner.down = False
+        heard = await asyncio.wait_for(layer.receive(game), 2)
+        told = await asyncio.wait_for(layer.receive(lobby), 2)
+        await layer.close()
+        return quiet, heard, told
+
+    quiet, heard, told = async_to_sync(run)()
+    assert quiet == 0  # pings that come back tell no one anything
+    assert heard == {"type": realtime.RESYNC}
+    assert told == {"type": "lobby.changed"}
 
 
 # -- connections PostgreSQL closed (a restart) are replaced, not used -------------------------
