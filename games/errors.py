@@ -18,7 +18,8 @@ import functools
 import logging
 
 from django.core.exceptions import ObjectDoesNotExist
-from django.http import Http404
+from django.http import Http404, HttpResponse, JsonResponse
+from django.template import loader
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -166,9 +167,6 @@ def unsupported_media_type(context) -> exceptions.UnsupportedMediaType:
 def outage_response(request, outage: Unavailable):
     """A Django request's answer to an outage: the API's JSON body, or the site's page (503,
     Retry-After either way). Drawn without the database or the cache, which may be what failed."""
-    from django.http import HttpResponse, JsonResponse
-    from django.template import loader
-
     headers = {"Retry-After": str(outage.retry_after)}
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": outage.message}, status=503, headers=headers)
