@@ -268,6 +268,7 @@ class AsyncPostgresOps(PostgresOps):
 
 
 POOL_WAIT_S = 2.0
+RECONNECT_S = 1.0
 
 
 class LoopPostgres:
@@ -300,6 +301,10 @@ class LoopPostgres:
             # A request waits this long for a connection, then is answered 503 (PostgreSQL
             # down or restarting: the pool reconnects by itself meanwhile).
             timeout=POOL_WAIT_S,
+            # A lost connection is tried again after a second, then given up: the next request
+            # that finds the pool short tries at once. (Kept trying, psycopg_pool waits 1, 2,
+            # 4, 8... s between attempts: after a long outage, long after PostgreSQL is back.)
+            reconnect_timeout=RECONNECT_S,
             open=False,
             name="games-live",
         )

@@ -343,9 +343,8 @@ class Load:
             for game in versions
         }
         deadline = max(made.values(), default=since) + within
-        late: dict[str, float] = {}
-        while time.monotonic() < deadline:
-            late = {}
+        while True:
+            late: dict[str, float] = {}
             for table in self.tables:
                 for who in ("bob", "watcher"):
                     mine = [s for s in self.sockets if s.game == table.game and s.who == who]
@@ -354,10 +353,9 @@ class Load:
                     key = f"table {table.number} {who}"
                     lag = None if shown is None else max(0.0, shown - made[table.game])
                     late[key] = float("inf") if lag is None or lag > within else lag
-            if all(lag != float("inf") for lag in late.values()):
+            if all(lag != float("inf") for lag in late.values()) or time.monotonic() > deadline:
                 return late
             await asyncio.sleep(0.05)
-        return late
 
     def moved_over(self, url: str, since: float) -> dict[str, float]:
         """For each socket open on `url` at `since` (a server killed then): how long after

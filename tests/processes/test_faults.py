@@ -93,7 +93,7 @@ def check(run: dict, server, *, name: str, outage: bool) -> None:
         f"{name}: {back - began:.1f} s down; {moves} moves acknowledged; while down "
         f"{dict(during)}; after it {dict(after)}; last 503 {max(late, default=0):.2f} s after "
         f"the recovery; sockets in sync {max(run['lags'].values()):.2f} s after it"
-        + (f"; {len(failures)} failures, first {failures[0]}" if failures else "")
+        + (f"; {len(failures)} failures in all, first {failures[0]}" if failures else "")
     )
     assert not failures, failures[:5]
     if outage:
