@@ -101,13 +101,13 @@ def _outages() -> tuple[tuple[tuple[type, ...], str], ...]:
 
 
 def unavailable(exc: BaseException | None) -> Unavailable | None:
-    """The 503 for an error that says the database or Redis does not answer (logged, one line
-    each: an outage is no bug), or None for any other error."""
+    """The 503 for an error that says the database or Redis does not answer (logged as a
+    warning, one line: an outage is no bug), or None for any other error."""
     if exc is None or isinstance(exc, GameError):
         return exc if isinstance(exc, Unavailable) else None
     for errors, what in _outages():
         if isinstance(exc, errors):
-            log.warning("Answered 503: %s is not answering (%s: %s)", what, type(exc).__name__, exc)
+            log.warning("%s is not answering (%s: %s)", what, type(exc).__name__, exc)
             return Unavailable(what)
     return None
 

@@ -36,6 +36,7 @@ import logging
 import time
 
 from asgiref.sync import sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
@@ -99,6 +100,8 @@ class LobbyConsumer(AsyncWebsocketConsumer):
                 raise
             # As a game's socket (GameConsumer.unavailable): an open socket stays open, a
             # handshake that could not be served closes as 1013, Try Again Later.
+            if message["type"] == "websocket.disconnect":
+                raise StopConsumer from None  # gone all the same (its entry runs out)
             connecting = message["type"] == "websocket.connect"
             if connecting and self.member is None:
                 await self.accept()

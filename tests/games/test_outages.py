@@ -116,6 +116,24 @@ def test_a_move_while_redis_is_down_is_an_error_frame_and_the_socket_stays_open(
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_lobby_socket_opened_while_redis_is_down_is_told_and_asked_to_come_back(redis_down):
+    """The lobby says who is online through Redis: its socket is told why, then closed with
+    1013 (Try Again Later, as browsers reconnect), never with an error of the server (1011)."""
+
+    async def open_lobby():
+        socket = communicator("/ws/lobby/")
+        connected, _ = await socket.connect()
+        told = await socket.receive_json_from(timeout=5)
+        closed = await socket.receive_output(timeout=5)
+        return connected, told, closed
+
+    connected, told, closed = async_to_sync(open_lobby)()
+    assert connected
+    assert told == {"type": "error", "detail": REDIS_SENTENCE, "code": "unavailable"}
+    assert closed == {"type": "websocket.close", "code": 1013}
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_new_name_at_a_text_table_while_redis_is_down_is_a_503_line(redis_down):
     table = services.game_create(
         kind="set", options={"rules": "declare", "deck": EXAMPLE_DECK}, is_open=True
