@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-scaled test-js lint format bench install install-dev browser node migrate clean
+.PHONY: run test test-scaled test-processes test-js lint format bench install install-dev browser node migrate clean
 
 $(VENV)/.installed: requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -24,9 +24,10 @@ install-dev: $(VENV)/.installed-dev
 migrate: install
 	$(PY) manage.py migrate --noinput
 
-## Serve the app on http://$(HOST):$(PORT) with daphne (SQLite, in-memory channel layer).
+## Serve the app on http://$(HOST):$(PORT) with daphne (SQLite, in-memory channel layer):
+## config/server.py is daphne's command line, answering a request line too long with a 414.
 run: migrate
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	$(PY) -m config.server -b $(HOST) -p $(PORT) config.asgi:application
 
 ## Browser tests need Debian's chromium; install it when missing (never `playwright install`).
 browser:
@@ -61,6 +62,13 @@ SCALED_REDIS_URL ?= redis://127.0.0.1:6379/0
 test-scaled: install-dev browser
 	DATABASE_URL=$(SCALED_DATABASE_URL) REDIS_URL=$(SCALED_REDIS_URL) \
 		$(VENV)/bin/python -m pytest -n 2 --dist loadgroup
+
+## Two server processes on a PostgreSQL and a Redis of the suite's own (initdb and redis-server
+## on free ports in a temporary folder, restarted by the tests): races across the processes and
+## outages under load (tests/processes/; CI runs it after test-scaled).
+PG_BIN ?= /usr/lib/postgresql/15/bin
+test-processes: install-dev
+	SETGAMES_PROCESSES=1 PG_BIN=$(PG_BIN) $(VENV)/bin/python -m pytest tests/processes
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

@@ -91,7 +91,6 @@ class Server:
         self.app = app
         self.migrate = migrate
         self.python = sys.executable
-        self.daphne = str(Path(self.python).with_name("daphne"))
         self.port = free_port()
         self.tmp = Path(tempfile.mkdtemp(prefix="bench-server-"))
         self.log_path = self.tmp / "server.log"
@@ -133,7 +132,8 @@ class Server:
         log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop() via the process
         self._log = log
         self.proc = subprocess.Popen(
-            [self.daphne, "-b", HOST, "-p", str(self.port), self.app],
+            # daphne, as `make run` starts it (config/server.py)
+            [self.python, "-m", "config.server", "-b", HOST, "-p", str(self.port), self.app],
             cwd=ROOT,
             env=self.env,
             stdout=log,

@@ -43,7 +43,7 @@ from cards.engine.protocol_text import (
 from cards.rules import table_state
 from games import limits, planning, realtime, runtime, selectors, services
 from games.auth import ACCOUNT_NAME_TAKEN, is_account_name
-from games.errors import GameError
+from games.errors import GameError, unavailable
 from games.middleware import allowed_host
 from games.models import Game
 from games.store import TableHead
@@ -62,6 +62,7 @@ class Reply:
     body: str
     status: int = 200
     table_id: int | None = None
+    retry: int | None = None  # seconds, for Retry-After (a 503)
 
     def headers(self) -> list[tuple[bytes, bytes]]:
         headers = [
@@ -70,6 +71,8 @@ class Reply:
         ]
         if self.table_id is not None:
             headers.append((b"x-table-id", str(self.table_id).encode()))
+        if self.retry is not None:
+            headers.append((b"retry-after", str(self.retry).encode()))
         return headers
 
 
@@ -391,6 +394,11 @@ async def _wait_for_event(waiter: Waiter, game: Game, seen: int, name: str, on) 
             if loop.time() >= give_up:
                 return await load(game.pk)
             continue
+        if message.get("type") == realtime.RESYNC:  # changes may have been lost: read it
+            fresh = await load(game.pk)
+            if fresh.version > seen:
+                return fresh
+            continue
         if message.get("type") != "game.changed" or message["version"] <= seen:
             continue  # a chat message or a rematch at the table: not a change of its board
         deadline_ms = message.get("deadline_ms")
@@ -417,7 +425,13 @@ class ProtocolApp:
         elif scope["method"] not in ("GET", "HEAD"):
             result = error(UNKNOWN)
         else:
-            result = await serve(scope["path"], limits.client_address(scope))
+            try:
+                result = await serve(scope["path"], limits.client_address(scope))
+            except Exception as exc:  # the database or Redis not answering: a 503 line
+                outage = unavailable(exc)
+                if outage is None:
+                    raise
+                result = Reply(outage.message + "\n", outage.http_status, retry=outage.retry_after)
         body = result.body.encode()
         headers = [*result.headers(), (b"content-length", str(len(body)).encode())]
         await send({"type": "http.response.start", "status": result.status, "headers": headers})

@@ -412,6 +412,9 @@ def runs(request):
             data = json.loads(request.body or b"null")
         except (ValueError, UnicodeDecodeError):
             return JsonResponse({"detail": "The body is not JSON."}, status=400)
+        except RecursionError:  # Python's json raises it, not ValueError, past ~1000 levels
+            detail = "The body is not JSON: it is nested too deeply."
+            return JsonResponse({"detail": detail}, status=400)
     else:
         data = request.POST.dict()
     try:

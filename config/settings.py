@@ -83,6 +83,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "games.middleware.ServiceOutage",
     "games.middleware.RunMiddlewareInOneThread",
 ]
 
@@ -123,6 +124,9 @@ if os.environ.get("DATABASE_URL"):
         # Server-side parameters: psycopg then prepares a statement run often on a connection
         # (its prepare_threshold), and PostgreSQL parses and plans each move's queries once.
         DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
+        # A connection kept across requests is checked before a request uses it (a SELECT 1):
+        # after PostgreSQL restarts, the first request on each kept connection would fail.
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     DATABASES = {
         "default": {

@@ -41,3 +41,5 @@ urlpatterns = [
 
 # A missing page or game: the site's own page (Django's debug page only with DJANGO_DEBUG=1).
 handler404 = views.not_found
+# A server error: the site's page; a 503 when the database or Redis did not answer.
+handler500 = views.server_error

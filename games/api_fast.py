@@ -38,7 +38,7 @@ from games import limits, runtime, selectors, services, store
 from games import serializers as s
 from games.api import created_answer, join_answer
 from games.auth import KEY_PARAMETER, acheck_guest_name, token_of
-from games.errors import GameError, game_error_answer
+from games.errors import GameError, game_error_answer, unavailable
 from games.middleware import allowed_host
 from games.names import is_plain_name
 
@@ -66,7 +66,13 @@ class FastApiApp:
         if not more and len(body) <= MAX_BODY_BYTES:
             dressing = _dressing(scope)
             if dressing is not None:  # None: Django redirects it to HTTPS
-                answer = await route[0](*route[1:], scope, body)
+                try:
+                    answer = await route[0](*route[1:], scope, body)
+                except Exception as exc:  # the database or Redis not answering: a 503
+                    outage = unavailable(exc)
+                    if outage is None:
+                        raise
+                    answer = game_error_answer(outage)
         if answer is None:
             return await self.inner(scope, _replay(body, more, receive), send)
         status, data, extra = answer

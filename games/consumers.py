@@ -49,7 +49,7 @@ from django.conf import settings
 
 from games import presence, realtime, runtime, selectors, services, store
 from games.auth import SESSION_PLAYER_KEY, scope_may_reach, socket_credentials
-from games.errors import GameError
+from games.errors import RETRY_AFTER_S, GameError, unavailable
 from games.rules import get_rules
 
 log = logging.getLogger(__name__)
@@ -92,6 +92,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.listed = False  # an open game not over: in the lobby's lists
         self.heartbeat: asyncio.TimerHandle | None = None
         self.credentials: list[str] = []  # what opened it: their end closes it
+        self.accepted = False
 
     @cached_property
     def game_id(self) -> int:
@@ -147,7 +148,23 @@ class GameConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except Exception as exc:  # the database or Redis not answering: said, not a close
+            outage = unavailable(exc)
+            if outage is None:
+                raise
+            await self.unavailable(outage, connecting=message["type"] == "websocket.connect")
+
+    async def unavailable(self, outage, *, connecting: bool) -> None:
+        """Say that a service did not answer; an open socket stays open (its client may send the
+        action again), a handshake that could not be served is closed as 1013, Try Again Later
+        (its client connects again)."""
+        if connecting and not self.accepted:
+            await self.accept()
+        await self.send_error(outage.message, outage.code)
+        if connecting:
+            await self.close(1013)
 
     # -- the socket's life -------------------------------------------------------------------
 
@@ -181,12 +198,18 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(group, self.channel_name)
         self.group = group
         await self.accept()
+        self.accepted = True
         await self.send_state()
         if self.seat is not None:
             # This seat is here: everyone at the table is told, this socket too.
             self.member = self.channel_name
-            here = await _table_arrive(self.game_id, self.member, self.seat.name)
-            await self.channel_layer.group_send(group, {"type": "game.presence", "here": here})
+            try:
+                here = await _table_arrive(self.game_id, self.member, self.seat.name)
+                await self.channel_layer.group_send(group, {"type": "game.presence", "here": here})
+            except Exception as exc:  # Redis not answering: the next heartbeat says it
+                if unavailable(exc) is None:
+                    raise
+                here = None
             if here == [self.seat.name] and self.listed:  # the first one back: live again
                 realtime.lobby_changed()
             self.heartbeat = asyncio.get_running_loop().call_later(
@@ -227,10 +250,15 @@ class GameConsumer(AsyncWebsocketConsumer):
             )
         member, self.member = self.member, None
         if member is not None:
-            here = await _table_leave(self.game_id, member)
-            await self.channel_layer.group_send(
-                realtime.group_name(self.game_id), {"type": "game.presence", "here": here}
-            )
+            try:
+                here = await _table_leave(self.game_id, member)
+                await self.channel_layer.group_send(
+                    realtime.group_name(self.game_id), {"type": "game.presence", "here": here}
+                )
+            except Exception as exc:  # Redis not answering: the entry runs out by itself
+                if unavailable(exc) is None:
+                    raise
+                return
             if not here and self.listed:  # everyone has gone: a quiet table is idle now
                 realtime.lobby_changed()
 
@@ -240,10 +268,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         member = self.member
         if member is None:
             return
-        await _table_arrive(self.game_id, member, self.seat.name)
-        if self.member is None:  # the socket closed meanwhile: its entry goes again
-            await _table_leave(self.game_id, member)
-            return
+        try:
+            await _table_arrive(self.game_id, member, self.seat.name)
+            if self.member is None:  # the socket closed meanwhile: its entry goes again
+                await _table_leave(self.game_id, member)
+                return
+        except Exception as exc:  # Redis not answering: said again at the next heartbeat
+            if unavailable(exc) is None:
+                raise
         self.heartbeat = asyncio.get_running_loop().call_later(
             settings.LOBBY_HEARTBEAT_S, lambda: asyncio.ensure_future(self.still_here())
         )
@@ -299,6 +331,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         except GameError:  # the game cannot be read now: the next push or sync shows it
             log.warning("The deadline of game %s could not be applied", self.game_id)
             return
+        except Exception as exc:  # the database not answering: the deadline is tried again
+            if unavailable(exc) is None:
+                raise
+            self.arm_timer(services.now_ms() + RETRY_AFTER_S * 1000)
+            return
         await self.send_state(force=False)
 
     async def game_changed(self, message: dict) -> None:
@@ -310,6 +347,12 @@ class GameConsumer(AsyncWebsocketConsumer):
                     self.game_id, message["version"], services.agame_fresh
                 )
             await self.send_state(force=False, game=head)
+
+    async def game_resync(self, message: dict) -> None:
+        """Changes from other processes may have been lost (realtime.RESYNC: Redis was down):
+        the game read afresh (once for all its sockets here), its state sent if newer."""
+        head = await runtime.load_game(self.game_id, -1, services.agame_fresh)
+        await self.send_state(force=False, game=head)
 
     async def game_rematch(self, message: dict) -> None:
         """A player asked to play the game again (services.game_rematch): where the new game

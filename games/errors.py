@@ -4,12 +4,22 @@ Engines raise their own exception family; each game's rules adapter turns it int
 one `RuleError`, so the platform never knows a game's exceptions. Every `GameError` and every
 DRF exception becomes a JSON body ``{"detail": message}`` with a 4xx status, so API clients
 always get a message that names what was wrong.
+
+A service the server needs that does not answer (PostgreSQL restarting, Redis down) is no bug:
+`unavailable` turns the driver's error into `Unavailable`, a 503 with Retry-After and a sentence,
+wherever the request came in (the DRF handler here, `outage_response` for Django's pages and its
+500 handler, games.api_fast, the consumers' error frames, the text protocol's line).
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import logging
+
 from django.core.exceptions import ObjectDoesNotExist
-from django.http import Http404
+from django.http import Http404, HttpResponse, JsonResponse
+from django.template import loader
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -51,6 +61,57 @@ class RuleError(GameError, ValueError):
         self.code = code
 
 
+RETRY_AFTER_S = 2
+"""How long a client is asked to wait (Retry-After) when the database or Redis does not answer:
+a restart of either takes a few seconds, and the server reconnects by itself."""
+
+log = logging.getLogger(__name__)
+
+
+class Unavailable(GameError):
+    """The database or Redis does not answer: nothing was refused, try again soon (503)."""
+
+    http_status = status.HTTP_503_SERVICE_UNAVAILABLE
+    code = "unavailable"
+
+    def __init__(self, what: str):
+        super().__init__(
+            f"The server cannot reach {what} just now; try again in {RETRY_AFTER_S} seconds."
+        )
+        self.retry_after = RETRY_AFTER_S
+
+
+@functools.cache
+def _outages() -> tuple[tuple[tuple[type, ...], str], ...]:
+    """The errors that say a service is not answering, and what it is in words. A query the
+    database refuses (an IntegrityError, a ProgrammingError) is no outage."""
+    from django.db import InterfaceError, OperationalError
+
+    database: list[type] = [OperationalError, InterfaceError]  # Django's, on any database
+    with contextlib.suppress(ImportError):
+        import psycopg  # the event loop's connections (games.store.postgres), unwrapped
+
+        database.append(psycopg.OperationalError)  # psycopg_pool's PoolTimeout is one too
+    found = [(tuple(database), "its database")]
+    with contextlib.suppress(ImportError):
+        from redis.exceptions import ConnectionError, TimeoutError
+
+        found.append(((ConnectionError, TimeoutError), "Redis"))
+    return tuple(found)
+
+
+def unavailable(exc: BaseException | None) -> Unavailable | None:
+    """The 503 for an error that says the database or Redis does not answer (logged as a
+    warning, one line: an outage is no bug), or None for any other error."""
+    if exc is None or isinstance(exc, GameError):
+        return exc if isinstance(exc, Unavailable) else None
+    for errors, what in _outages():
+        if isinstance(exc, errors):
+            log.warning("%s is not answering (%s: %s)", what, type(exc).__name__, exc)
+            return Unavailable(what)
+    return None
+
+
 def flatten_detail(detail) -> str:
     """Turn DRF's nested validation detail into one readable line."""
     if isinstance(detail, dict):
@@ -71,7 +132,9 @@ def game_error_answer(exc: GameError) -> tuple[int, dict, dict[str, str]]:
 
 
 def api_exception_handler(exc, context):
-    """Map every known error to a 4xx JSON body with one `detail` message."""
+    """Map every known error to a 4xx JSON body with one `detail` message (a 503 for a service
+    that does not answer)."""
+    exc = unavailable(exc) or exc
     if isinstance(exc, GameError):
         status_code, body, headers = game_error_answer(exc)
         return Response(body, status=status_code, headers=headers)
@@ -99,3 +162,13 @@ def unsupported_media_type(context) -> exceptions.UnsupportedMediaType:
     return exceptions.UnsupportedMediaType(
         sent, detail=f"The API reads JSON, not {what}: send 'Content-Type: application/json'."
     )
+
+
+def outage_response(request, outage: Unavailable):
+    """A Django request's answer to an outage: the API's JSON body, or the site's page (503,
+    Retry-After either way). Drawn without the database or the cache, which may be what failed."""
+    headers = {"Retry-After": str(outage.retry_after)}
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": outage.message}, status=503, headers=headers)
+    page = loader.get_template("503.html").render({"message": outage.message})
+    return HttpResponse(page, status=503, headers=headers)

@@ -36,6 +36,7 @@ import logging
 import time
 
 from asgiref.sync import sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
@@ -43,6 +44,7 @@ from django.utils import timezone
 from games import lobby, presence, runtime
 from games.auth import socket_credentials
 from games.consumers import ACCESS_ENDED
+from games.errors import unavailable
 from games.realtime import LOBBY_GROUP, credential_group
 
 log = logging.getLogger(__name__)
@@ -91,6 +93,24 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task] = set()
         self.credentials: list[str] = []  # its session: a log-out closes it
+
+    async def dispatch(self, message: dict) -> None:
+        try:
+            await super().dispatch(message)
+        except Exception as exc:  # the database or Redis not answering: said, not a close
+            outage = unavailable(exc)
+            if outage is None:
+                raise
+            # As a game's socket (GameConsumer.unavailable): an open socket stays open, a
+            # handshake that could not be served closes as 1013, Try Again Later.
+            if message["type"] == "websocket.disconnect":
+                raise StopConsumer from None  # gone all the same (its entry runs out)
+            connecting = message["type"] == "websocket.connect"
+            if connecting and self.member is None:
+                await self.accept()
+            await self.send_json({"type": "error", "detail": outage.message, "code": outage.code})
+            if connecting:
+                await self.close(1013)
 
     # -- the socket's life -------------------------------------------------------------------
 

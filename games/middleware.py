@@ -8,6 +8,8 @@ from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 
+from games.errors import outage_response, unavailable
+
 
 class RunMiddlewareInOneThread:
     """Make Django run the whole middleware chain of a request in one thread.
@@ -28,6 +30,21 @@ class RunMiddlewareInOneThread:
 
     def __call__(self, request):
         return self.get_response(request)
+
+
+class ServiceOutage:
+    """Answer a view that failed because the database or Redis did not answer with a 503 (the
+    API's JSON, or the site's page) instead of a 500; see games.errors.unavailable."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        outage = unavailable(exception)
+        return outage_response(request, outage) if outage is not None else None
 
 
 def allowed_host(scope) -> bool:

@@ -13,6 +13,10 @@ the group on the inner layer once, with a channel of its own, when its first mem
 here once to the inner group, skips what comes back with its own origin, and hands what other
 processes send to its members here.
 
+Messages between processes go through Redis, which may restart: each process pings itself through
+it every second, and once a lost ping comes back every member here hears RESYNC (the lobby's a
+``lobby.changed``) and reads its game afresh, since changes sent meanwhile were lost.
+
 A change from another process brings its moves (services.change_message): when this process
 knows the game's state at the version the change started from, it applies them
 (`games.replay.next_state`) and knows the new state without reading the game, as a reader of
@@ -35,7 +39,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.module_loading import import_string
 
 from games import runtime
-from games.errors import RuleError
+from games.errors import RuleError, unavailable
 from games.replay import next_state
 from games.rules import get_rules
 from games.store import TableHead
@@ -48,6 +52,15 @@ SWEEP_INTERVAL_S = 10.0
 
 # A group_send forwarded to the inner layer: the group and the sending process go with it.
 RELAY = "games.relay"
+
+# A process's ping to its own channel on the inner layer, every PING_INTERVAL_S: one that does
+# not come back says that messages from the other processes may have been lost (Redis down or
+# restarted); once pings come back, every member here is told to read its game afresh.
+PING = "games.ping"
+PING_INTERVAL_S = 1.0
+RESYNC = "game.resync"
+"""What a game's members hear once the layer between processes is back after losing messages:
+read the game afresh (a WebSocket sends its state if it is newer than the one it showed)."""
 
 
 def group_name(game_id: int) -> str:
@@ -129,8 +142,9 @@ class GamesLayer(BaseChannelLayer):
     carries group messages between processes (see the module's docstring).
 
     CONFIG: ``inner`` (a layer's settings, {"BACKEND": ..., "CONFIG": {...}}, or a layer),
-    ``origin`` (this process's name on the inner layer; runtime.ORIGIN), ``capacity`` and
-    ``channel_capacity`` as Channels' layers (a full channel misses group messages).
+    ``origin`` (this process's name on the inner layer; runtime.ORIGIN), ``sweep_interval``,
+    ``ping_interval`` (PING_INTERVAL_S), ``capacity`` and ``channel_capacity`` as Channels'
+    layers (a full channel misses group messages).
     Messages are handed over as they are, not copied: a receiver must not change one. The
     channels here do not expire (``expiry`` is accepted for Channels' sake): a member leaves its
     groups with group_discard, and a channel in no group, with nothing to read and nobody
@@ -144,6 +158,7 @@ class GamesLayer(BaseChannelLayer):
         inner=None,
         origin: str | None = None,
         sweep_interval: float = SWEEP_INTERVAL_S,
+        ping_interval: float = PING_INTERVAL_S,
         expiry: int = 60,
         capacity: int = 100,
         channel_capacity=None,
@@ -155,6 +170,7 @@ class GamesLayer(BaseChannelLayer):
         self.inner = inner
         self.origin = origin or runtime.ORIGIN
         self.sweep_interval = sweep_interval
+        self.ping_interval = ping_interval
         self._mark = uuid.uuid4().hex[:12]  # in the names of this layer's channels
         self._numbers = itertools.count(1)
         self._locals: dict[asyncio.AbstractEventLoop, _Local] = {}
@@ -324,6 +340,9 @@ class _Local:
         self.channel: str | None = None  # this loop's channel on the inner layer
         self._opening: asyncio.Task | None = None
         self.subscribed: set[str] = set()
+        self.pings_sent = 0
+        self.pings_heard = 0
+        self.deaf = False  # a ping went unheard: messages from other processes may be lost
         self._joining: dict[str, asyncio.Task] = {}
         self._leaving: dict[str, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
@@ -372,12 +391,47 @@ class _Local:
     def heard(self, relay: dict) -> None:
         """A group message from the inner layer: this process's own come back too, and are
         skipped; a change from another process is followed before its members hear it."""
+        if relay.get("type") == PING:
+            self.pinged(relay["n"])
+            return
         if relay.get("type") != RELAY or relay.get("origin") == self.layer.origin:
             return
         message = relay["message"]
         if message.get("type") == "game.changed":
             _follow(message)
         self.deliver(relay["group"], message)
+
+    def pinged(self, number: int) -> None:
+        """This loop's ping came back: if one was lost before, the layer between processes is
+        back, and what it lost meanwhile is read afresh by every member here."""
+        self.pings_heard = max(self.pings_heard, number)
+        if self.deaf and self.pings_heard == self.pings_sent:
+            self.deaf = False
+            log.warning("The channel layer between processes is back: members read afresh")
+            self.resync()
+
+    def resync(self) -> None:
+        """Tell every group here that messages may have been lost: a game's members read the
+        game again (RESYNC), the lobby's its lists (a lobby.changed without news)."""
+        for group in list(self.groups):
+            self.deliver(
+                group, {"type": "lobby.changed"} if group == LOBBY_GROUP else {"type": RESYNC}
+            )
+
+    async def _ping(self) -> None:
+        """Send this loop's channel on the inner layer a ping every PING_INTERVAL_S; a ping not
+        heard back by the next one, or not sent, leaves the loop `deaf` until one is."""
+        while True:
+            await asyncio.sleep(self.layer.ping_interval)
+            if self.pings_heard < self.pings_sent:
+                self.deaf = True
+            self.pings_sent += 1
+            try:
+                await self.layer.inner.send(self.channel, {"type": PING, "n": self.pings_sent})
+            except Exception as exc:  # Redis not answering: said once, in the log
+                if not self.deaf:
+                    log.warning("The channel layer between processes does not answer: %r", exc)
+                self.deaf = True
 
     # -- tasks ----------------------------------------------------------------------------------
 
@@ -388,7 +442,9 @@ class _Local:
 
     def _done(self, task: asyncio.Task) -> None:
         self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
+        if task.cancelled() or task.exception() is None:
+            return
+        if unavailable(task.exception()) is None:  # a forward while Redis is down: a warning
             log.error("A task of the channel layer failed", exc_info=task.exception())
 
     async def stop(self) -> None:
@@ -430,6 +486,7 @@ class _Local:
             raise
         self._spawn(self._read())
         self._spawn(self._sweep())
+        self._spawn(self._ping())
 
     async def _read(self) -> None:
         while True:

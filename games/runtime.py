@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import select
 import threading
 import time
 import uuid
@@ -94,12 +95,40 @@ async def run_db(fn, /, *args, **kwargs):
 
 
 def _guarded(fn, *args, **kwargs):
+    drop_closed_connection()
     try:
         return fn(*args, **kwargs)
     except Exception:
         # A broken connection must not poison this long-lived thread.
         connection.close_if_unusable_or_obsolete()
+        drop_closed_connection()
         raise
+
+
+def closed_by_server(conn) -> bool:
+    """Whether PostgreSQL has closed, or is closing, an idle psycopg connection (a restart, a
+    session ended by an administrator). An idle connection is owed nothing: anything the server
+    has written to it is its last words ("terminating connection...") and the end of the
+    stream. Told by the socket, without reading it and without a round trip (a few
+    microseconds); a rare notice to an idle session costs a reconnection, nothing more."""
+    from psycopg import pq
+
+    pgconn = conn.pgconn
+    if pgconn.status != pq.ConnStatus.OK:
+        return True
+    poller = select.poll()
+    poller.register(pgconn.socket, select.POLLIN)
+    return bool(poller.poll(0))
+
+
+def drop_closed_connection() -> None:
+    """Close this thread's database connection when PostgreSQL has closed it, so that the next
+    query opens a new one instead of failing on it. A thread that keeps its connection (the
+    game-database threads, Django's request thread between requests) would otherwise answer its
+    first requests after a restart of PostgreSQL with an error, one per thread."""
+    raw = connection.connection
+    if raw is not None and connection.vendor == "postgresql" and closed_by_server(raw):
+        connection.close()
 
 
 def write_lock() -> threading.RLock:
@@ -110,6 +139,8 @@ def write_lock() -> threading.RLock:
 @contextmanager
 def write_transaction():
     """One write transaction; on SQLite, writers of this process queue on a lock first."""
+    if not connection.in_atomic_block:
+        drop_closed_connection()
     if connection.vendor == "sqlite":
         with _write_lock, transaction.atomic():
             yield

@@ -1,10 +1,15 @@
-"""The health check and the page for a missing page (the pages a person uses are in
-games.pages)."""
+"""The health check and the pages for a missing page and a server error (the pages a person
+uses are in games.pages)."""
+
+import sys
 
 from django.db import connection
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.views import defaults
 from django.views.decorators.http import require_GET
+
+from games.errors import outage_response, unavailable
 
 
 def not_found(request, exception=None):
@@ -14,6 +19,16 @@ def not_found(request, exception=None):
     return render(
         request, "404.html", {"message": message if isinstance(message, str) else None}, status=404
     )
+
+
+def server_error(request):
+    """The site's 500 page (config.urls.handler500), or its 503 when what failed is a service
+    that did not answer (Django calls this while handling the error: a middleware's, such as a
+    session saved while the database restarts; a view's is games.middleware.ServiceOutage's)."""
+    outage = unavailable(sys.exc_info()[1])
+    if outage is not None:
+        return outage_response(request, outage)
+    return defaults.server_error(request)
 
 
 @require_GET

@@ -17,6 +17,10 @@ from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# The two-process suite starts a PostgreSQL and a Redis of its own and restarts them: it runs with
+# `make test-processes` (which sets SETGAMES_PROCESSES), never with `make test`.
+collect_ignore = [] if os.environ.get("SETGAMES_PROCESSES") else ["processes"]
+
 
 # The suite runs on a 2-core machine shared with a live server and a browser: property tests
 # are judged on what they find, not on how fast examples come.
@@ -94,19 +98,22 @@ class Server:
         self.log = open(tmp / f"server-{self.port}.log", "wb")  # noqa: SIM115 - closed in stop()
         self.process: subprocess.Popen | None = None
 
-    def start(self) -> Server:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-            cwd=ROOT,
-            env=self.env,
-            check=True,
-            timeout=180,
-        )
+    def start(self, *, migrate: bool = True) -> Server:
+        """Migrate the store (a server `like` another may skip it: its store is migrated) and
+        start the process; return once /healthz answers."""
+        if migrate:
+            subprocess.run(
+                [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+                cwd=ROOT,
+                env=self.env,
+                check=True,
+                timeout=180,
+            )
         self.process = subprocess.Popen(
             [
                 sys.executable,
                 "-m",
-                "daphne",
+                "config.server",  # daphne, as `make run` starts it
                 "-b",
                 "127.0.0.1",
                 "-p",

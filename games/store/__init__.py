@@ -97,6 +97,8 @@ __all__ = [
 
 
 def _django_ops(*, locking: bool = True):
+    if not connection.in_atomic_block:  # a connection found closed is replaced, not used
+        runtime.drop_closed_connection()
     connection.ensure_connection()
     raw = connection.connection
     if connection.vendor == "sqlite":

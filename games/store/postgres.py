@@ -267,6 +267,10 @@ class AsyncPostgresOps(PostgresOps):
         return None if row is None else row[0]
 
 
+POOL_WAIT_S = 2.0
+RECONNECT_S = 1.0
+
+
 class LoopPostgres:
     """The loop's PostgreSQL: a pool of psycopg async connections."""
 
@@ -275,6 +279,7 @@ class LoopPostgres:
         self.size = size
         self._pool = None
         self._opening: asyncio.Task | None = None
+        self._sweeping: asyncio.Task | None = None
         self._connections: weakref.WeakSet = weakref.WeakSet()
 
     async def pool(self):
@@ -292,6 +297,14 @@ class LoopPostgres:
             min_size=min(2, self.size),
             max_size=self.size,
             configure=self._configure,
+            check=self._check,
+            # A request waits this long for a connection, then is answered 503 (PostgreSQL
+            # down or restarting: the pool reconnects by itself meanwhile).
+            timeout=POOL_WAIT_S,
+            # A lost connection is tried again after a second, then given up: the next request
+            # that finds the pool short tries at once. (Kept trying, psycopg_pool waits 1, 2,
+            # 4, 8... s between attempts: after a long outage, long after PostgreSQL is back.)
+            reconnect_timeout=RECONNECT_S,
             open=False,
             name="games-live",
         )
@@ -321,6 +334,20 @@ class LoopPostgres:
         pool = await self.pool()
         async with pool.connection() as conn:
             return await getattr(AsyncPostgresOps(conn, planning=False), name)(*args)
+
+    async def _check(self, conn) -> None:
+        """A connection taken from the pool must still be open: one that PostgreSQL closed
+        (restarted) is dropped and replaced, instead of failing the request it was given to.
+        Checked without a round trip (runtime.closed_by_server). The first one found closed
+        has the pool check all its others at once (a restart closed every one of them): the
+        pool waits a growing while between two connections found closed for one request."""
+        if runtime.closed_by_server(conn):
+            from psycopg import OperationalError
+
+            await conn.close()  # so the pool replaces it rather than take it back
+            if self._sweeping is None or self._sweeping.done():
+                self._sweeping = asyncio.get_running_loop().create_task(self._pool.check())
+            raise OperationalError("the server closed this connection")
 
     async def _configure(self, conn) -> None:
         """Every pooled connection: JSON read by orjson, autocommit (one statement, one

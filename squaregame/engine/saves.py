@@ -194,6 +194,8 @@ def read_json(path: str | Path) -> Any:
         raise SaveFormatError(
             f"{path}: not valid JSON ({error.msg} at line {error.lineno} column {error.colno})"
         ) from None
+    except RecursionError:  # Python's json raises it, not JSONDecodeError, past ~1000 levels
+        raise SaveFormatError(f"{path}: its JSON is nested too deeply for a save") from None
 
 
 def check_test(data: object, name: str = "test") -> list[int]:

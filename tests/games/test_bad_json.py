@@ -1,8 +1,9 @@
 """JSON that Python reads but a game cannot keep is refused with a 4xx, never a 500.
 
 - JSON nested a few thousand levels deep makes Python's json module raise RecursionError (not
-  ValueError): the API's parser, the Square Game save upload (page and admin) and the WebSocket
-  (tests/games/test_websocket_frames.py) refuse it as malformed.
+  ValueError): the API's parser, the statistics page's runs (/stats/runs), the Square Game save
+  upload (page and admin) and the WebSocket (tests/games/test_websocket_frames.py) refuse it as
+  malformed.
 - An action is stored in the move log, a JSON column: a number too large for a float (1e999
   reads as infinity) or an unpaired surrogate (``"\\udc00"``; PostgreSQL refuses it) is refused
   before anything is applied, through the JSON API and the WebSocket alike; so is a NUL
@@ -34,6 +35,12 @@ def test_deeply_nested_json_is_a_400_everywhere_in_the_api(client, url):
     response = client.post(url, DEEP, content_type="application/json")
     assert response.status_code == 400, response.content[:200]
     assert "nested too deeply" in response.json()["detail"]
+
+
+def test_deeply_nested_json_starting_a_simulation_is_a_400_with_a_sentence(client):
+    response = client.post("/stats/runs", "[" * 100_000, content_type="application/json")
+    assert response.status_code == 400, response.content[:200]
+    assert response.json()["detail"] == "The body is not JSON: it is nested too deeply."
 
 
 def classic_game_and_token(client) -> tuple[dict, str]:

@@ -124,5 +124,8 @@ def test_test_files_need_a_list_of_status_codes(tmp_path):
     (tmp_path / "bad.json").write_text("{")
     with pytest.raises(SaveFormatError, match="not valid JSON"):
         run_test_file(tmp_path / "bad.json")
+    (tmp_path / "deep.json").write_text("[" * 100_000)  # RecursionError in Python's json
+    with pytest.raises(SaveFormatError, match="nested too deeply"):
+        run_test_file(tmp_path / "deep.json")
     result = run_test_file({**SAMPLE, "expect": [2, 0, 1, 1]})
     assert not result.passed and result.actual == [2, 0, 1, 0]

@@ -1,0 +1,57 @@
+"""A request the server will not read (a request line or headers over 16 KiB) gets an answer
+naming the limit, never a connection closed without a word (config/server.py)."""
+
+from __future__ import annotations
+
+import socket
+from urllib.parse import urlsplit
+
+import pytest
+
+pytestmark = pytest.mark.xdist_group("servers")
+
+
+def ask(server, raw: bytes) -> bytes:
+    """Send a raw request at once and read the answer until the server closes."""
+    where = urlsplit(server.url)
+    with socket.create_connection((where.hostname, where.port), timeout=10) as conn:
+        conn.sendall(raw)
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    return answer
+
+
+def status_and_body(answer: bytes) -> tuple[str, str]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return head.split(b"\r\n")[0].decode(), body.decode()
+
+
+@pytest.mark.parametrize("length", [20_000, 200_000])
+def test_a_request_line_too_long_is_a_414_naming_the_limit(server, length):
+    raw = b"GET /api/games/?q=" + b"a" * length + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    status, body = status_and_body(ask(server, raw))
+    assert status == "HTTP/1.1 414 URI Too Long"
+    assert body == "The request line is too long: at most 16384 bytes (method, path and query).\n"
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        b"X-Long: " + b"a" * 20_000 + b"\r\n",  # one header line past the limit
+        b"".join(b"X-%d: %s\r\n" % (i, b"a" * 1000) for i in range(20)),  # many, 20 KB in all
+    ],
+    ids=["one-line", "in-all"],
+)
+def test_headers_too_large_are_a_431_naming_the_limit(server, headers):
+    raw = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + b"\r\n"
+    status, body = status_and_body(ask(server, raw))
+    assert status == "HTTP/1.1 431 Request Header Fields Too Large"
+    assert body == "The request's headers are too large: at most 16384 bytes in all.\n"
+
+
+def test_requests_within_the_limits_are_served_on_the_same_connection(server):
+    near = b"GET /healthz?q=" + b"a" * 16_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    last = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    answer = ask(server, near + last)
+    assert answer.count(b"HTTP/1.1 200 OK") == 2, answer[:300]

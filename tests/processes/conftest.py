@@ -1,0 +1,95 @@
+"""The two-process suite: two daphne processes (started as `make run` starts one) on a PostgreSQL
+and a Redis of the suite's own, driven over HTTP and WebSockets (`make test-processes`).
+
+`make test` never collects this folder (tests/conftest.py): it needs initdb and redis-server, and
+it stops and starts them.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import pytest
+
+from tests.conftest import Server
+from tests.processes.stores import Postgres, Redis
+
+# The deployment's limits, high enough for the tests' load but counted in Redis as they are in
+# production: a move needs Redis for its count.
+LIMITS = {
+    "RATE_LIMIT_JOINS": "100000/min",
+    "RATE_LIMIT_MOVES": "1000/s",
+    "RATE_LIMIT_CHAT": "1000/s",
+}
+
+
+@pytest.fixture(scope="session")
+def stores():
+    """The suite's own PostgreSQL and Redis, removed at the end even when a test fails."""
+    postgres = Postgres()
+    redis = Redis()
+    try:
+        postgres.start()
+        redis.start()
+        yield postgres, redis
+    finally:
+        redis.destroy()
+        postgres.destroy()
+
+
+def serve(tmp, stores, *, like: Server | None = None) -> Server:
+    """A server on the suite's stores: with `like`, beside it on the same database."""
+    if like is not None:
+        return Server(tmp, like=like, **LIMITS).start(migrate=False)
+    postgres, redis = stores
+    name = f"srv_{uuid.uuid4().hex[:12]}"
+    return Server(
+        tmp,
+        DATABASE_URL=postgres.create_database(name),
+        REDIS_URL=redis.url,
+        CHANNEL_PREFIX=name,
+        SET_WATCH_TIMEOUT_S="5",
+        **LIMITS,
+    ).start()
+
+
+@pytest.fixture(scope="session")
+def pair(tmp_path_factory, stores):
+    """Two server processes sharing one database and one Redis."""
+    first = serve(tmp_path_factory.mktemp("first"), stores)
+    second = serve(tmp_path_factory.mktemp("second"), stores, like=first)
+    yield first, second
+    second.stop()
+    first.stop()
+
+
+def at_once(count: int, act) -> list:
+    """Run act(i) for i in range(count) on threads released together; the results in order
+    (an exception raised is the result)."""
+    barrier = threading.Barrier(count)
+    results: list = [None] * count
+
+    def run(index: int) -> None:
+        try:
+            barrier.wait()
+            results[index] = act(index)
+        except Exception as exc:  # noqa: BLE001 - the test inspects what happened
+            results[index] = exc
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return results
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The figures the fault tests measured (outage lengths, 503s, resync times)."""
+    from tests.processes.test_faults import FIGURES
+
+    if FIGURES:
+        terminalreporter.section("outages under load")
+        for line in FIGURES:
+            terminalreporter.write_line(line)
