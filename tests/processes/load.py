@@ -29,6 +29,14 @@ from cards.engine.rules import find_set
 PAUSE_S = 0.15  # between two moves of one player: about 6 moves a second each
 CLAIMS = 0.1  # the share of moves that claim a set (a game lasts a while)
 CLASSIC = {"kind": "set", "options": {"rules": "classic"}}
+
+
+def refused(answer) -> None:
+    """Go on after a lost connection or a 503 (an outage); anything else is a failure."""
+    if answer is not None and answer.status_code != 503:
+        raise AssertionError(f"{answer.status_code}: {answer.text[:200]}")
+
+
 RETRY_S = 0.25  # a client waits this long after a 503 or a lost connection (shorter than asked,
 # to knock more often during an outage)
 
@@ -72,6 +80,7 @@ class Socket:
 class Table:
     number: int
     game: int = 0
+    key: str = ""  # its game's: a spectator brings it, as one who has the link
     tokens: dict[str, str] = field(default_factory=dict)
     over: bool = False
     changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -90,7 +99,7 @@ class Load:
         self.acks: dict[int, dict[int, tuple[str, dict]]] = {}
         self.made: dict[int, tuple[int, float]] = {}  # each game's newest version acked, when
         self.sockets: list[Socket] = []
-        self.games: set[int] = set()
+        self.games: dict[int, str] = {}  # each game made, and its key (a private game's)
         self.moving = True  # players make moves
         self.running = True  # sockets stay open
         self.down: set[str] = set()  # servers known to be gone (killed)
@@ -167,25 +176,29 @@ class Load:
         return answer
 
     async def new_game(self, table: Table) -> None:
-        """A new classic table with ann and bob seated (retried through an outage)."""
+        """A new classic table (private: its players join by its key, as a friend's link would)
+        with ann and bob seated, retried through an outage (a 503 or a lost connection; any
+        other refusal is the load's own mistake)."""
         while True:
             created = await self.request("POST", table.number, "/api/games/", json=CLASSIC)
             if created is not None and created.status_code == 201:
                 break
+            refused(created)
             await asyncio.sleep(RETRY_S)
-        game = created.json()["id"]
+        game, key = created.json()["id"], created.json()["key"]
         tokens = {}
         for name in ("ann", "bob"):
             while name not in tokens:
                 joined = await self.request(
-                    "POST", table.number, f"/api/games/{game}/join", json={"name": name}
+                    "POST", table.number, f"/api/games/{game}/join?key={key}", json={"name": name}
                 )
                 if joined is not None and joined.status_code == 201:
                     tokens[name] = joined.json()["token"]
                 else:
+                    refused(joined)
                     await asyncio.sleep(RETRY_S)
-        self.games.add(game)
-        table.game, table.tokens, table.over = game, tokens, False
+        self.games[game] = key
+        table.game, table.key, table.tokens, table.over = game, key, tokens, False
         table.changed.set()
         table.changed = asyncio.Event()
 
@@ -233,7 +246,7 @@ class Load:
         while self.running:
             game, changed = table.game, table.changed
             url = self.server_for(index)
-            query = f"?token={table.tokens['bob']}" if plays else ""
+            query = f"?token={table.tokens['bob']}" if plays else f"?key={table.key}"
             address = url.replace("http", "ws", 1) + f"/ws/games/{game}/{query}"
             socket = Socket(game, who, url, table.number)
             self.sockets.append(socket)
@@ -326,10 +339,11 @@ class Load:
         versions = {}
         for game in sorted(self.games):
             while game not in versions:
-                answer = await self.request("GET", 0, f"/api/games/{game}/")
+                answer = await self.request("GET", 0, f"/api/games/{game}/?key={self.games[game]}")
                 if answer is not None and answer.status_code == 200:
                     versions[game] = answer.json()["version"]
                 else:
+                    refused(answer)
                     await asyncio.sleep(RETRY_S)
         return versions
 

@@ -66,8 +66,8 @@ async def play_through(servers, fault, recover) -> dict:
         stopped = time.monotonic()
         lags = await load.in_sync(back, SYNC_S)
         logs = {}
-        for game in load.games:
-            answer = await load.request("GET", 0, f"/api/games/{game}/moves")
+        for game, key in load.games.items():
+            answer = await load.request("GET", 0, f"/api/games/{game}/moves?key={key}")
             logs[game] = answer.json()
     finally:
         await load.close()

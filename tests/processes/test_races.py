@@ -79,9 +79,11 @@ def finished_game(url: str, players: int) -> tuple[int, list[str]]:
             "/api/games/",
             json={"kind": "set", "options": {"rules": "classic", "deck": EXAMPLE_DECK}},
         )
-        game_id = created.json()["id"]
+        game_id, key = created.json()["id"], created.json()["key"]  # private: joined by its key
         tokens = [
-            http.post(f"/api/games/{game_id}/join", json={"name": f"p{i}"}).json()["token"]
+            http.post(f"/api/games/{game_id}/join?key={key}", json={"name": f"p{i}"}).json()[
+                "token"
+            ]
             for i in range(players)
         ]
         auth = {"Authorization": f"Token {tokens[0]}"}
@@ -120,7 +122,8 @@ def test_every_player_pressing_play_again_at_once_lands_at_one_new_game(pair):
     new_ids = {a.json()["game"]["id"] for a in answers}
     assert len(new_ids) == 1
     assert games_after(pair[0], game_id) == sorted(new_ids)  # no second game, seated or not
-    seats = httpx.get(f"{pair[1].url}/api/games/{new_ids.pop()}/").json()["seats"]
+    new = answers[0].json()["game"]  # private as the game played: read with its key
+    seats = httpx.get(f"{pair[1].url}/api/games/{new['id']}/?key={new['key']}").json()["seats"]
     assert sorted(seat["name"] for seat in seats) == [f"p{i}" for i in range(6)]
 
 
@@ -154,7 +157,7 @@ def test_one_account_starting_the_daily_puzzle_twice_at_once_gets_one_game(pair)
     assert answers[0].headers["location"] == answers[1].headers["location"]
     made = [pk for pk in games_after(pair[0], 0) if pk not in before]
     assert len(made) == 1, made
-    game = httpx.get(f"{pair[1].url}/api/games/{made[0]}/").json()
+    game = clients[1].get(f"/api/games/{made[0]}/").json()  # private: its player reads it
     assert game["options"]["day"] == datetime.datetime.now(datetime.UTC).date().isoformat()
     assert [seat["name"] for seat in game["seats"]] == [name]
 
@@ -162,7 +165,8 @@ def test_one_account_starting_the_daily_puzzle_twice_at_once_gets_one_game(pair)
 def test_fifty_claims_of_one_set_over_both_processes_make_one_winner(pair):
     with httpx.Client(base_url=pair[0].url, timeout=30) as http:
         options = {"rules": "classic", "deck": EXAMPLE_DECK}
-        game_id = http.post("/api/games/", json={"kind": "set", "options": options}).json()["id"]
+        body = {"kind": "set", "open": True, "options": options}
+        game_id = http.post("/api/games/", json=body).json()["id"]
         tokens = [
             http.post(f"/api/games/{game_id}/join", json={"name": f"p{i}"}).json()["token"]
             for i in range(50)
