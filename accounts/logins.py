@@ -34,16 +34,19 @@ def _address(request) -> str | None:
     return limits.client_address(meta) if meta is not None else None
 
 
+def _counts(request, username) -> list[tuple[str, str]]:
+    """The limits a login counts in: its account's and its address's (scope, key)."""
+    account, address = _account(username), _address(request)
+    counts = [("account_logins", account)] if account is not None else []
+    return counts + ([("logins", address)] if address is not None else [])
+
+
 def login_check(*, request, username) -> None:
     """Refuse (RateLimited) a login while its account or its address has used up its failed
     logins; the request remembers why, for the way in's answer."""
     try:
-        account = _account(username)
-        if account is not None:
-            limits.check_open("account_logins", account)
-        address = _address(request)
-        if address is not None:
-            limits.check_open("logins", address)
+        for scope, key in _counts(request, username):
+            limits.check_open(scope, key)
     except limits.RateLimited as refused:
         if request is not None:
             setattr(request, REFUSED, refused)
@@ -52,12 +55,8 @@ def login_check(*, request, username) -> None:
 
 def login_failed(*, request, username) -> None:
     """Count a failed login against its account and its address."""
-    account = _account(username)
-    if account is not None:
-        limits.count("account_logins", account)
-    address = _address(request)
-    if address is not None:
-        limits.count("logins", address)
+    for scope, key in _counts(request, username):
+        limits.count(scope, key)
 
 
 def answer_429(request, response):

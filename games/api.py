@@ -28,7 +28,7 @@ from games.auth import (
     check_reach,
     credential_of,
     joining_player,
-    reader_players,
+    reader_seats,
     session_player_for_write,
 )
 from games.errors import Forbidden
@@ -192,7 +192,7 @@ class GameListView(APIView):
             kind=query.validated_data.get("kind"),
             status=query.validated_data.get("status"),
             is_open=query.validated_data.get("open"),
-            players=reader_players(request),
+            seated=reader_seats(request),
         )[: min(max(query.validated_data["limit"], 1), 200)]
         return Response([selectors.game_summary(game) for game in games])
 

@@ -13,7 +13,7 @@ from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from games import store
+from games import selectors, store
 from games.errors import Conflict, Forbidden, NotFound
 from games.models import Player, keys_match
 from games.selectors import game_id_of, game_row
@@ -351,18 +351,19 @@ def socket_credentials(scope, token_seat=None) -> list[str]:
     return credentials
 
 
-def reader_players(request) -> list[int]:
-    """The players whose private games a request sees listed beside everyone's: its seat
-    token's, its account's (all of its players: an account's token or a signed-in browser), or
-    its browser session's guest."""
+def reader_seats(request) -> selectors.Seated:
+    """Whose private games a request sees listed beside everyone's: its seat token's game
+    (that seat's only, whoever its player is), or its account's players' games (an account's
+    token or a signed-in browser), or its browser session's guest's."""
     auth = getattr(request, "auth", None)
     if isinstance(auth, store.SeatRef):
-        return [auth.player_id]
+        return selectors.Seated(games=(auth.game_id,))
     account = auth.user if isinstance(auth, AccountGrant) else _account(request)
     if account is not None:
-        return list(Player.objects.filter(user=account).values_list("pk", flat=True))
+        players = Player.objects.filter(user=account).values_list("pk", flat=True)
+        return selectors.Seated(players=tuple(players))
     player = session_player(request)
-    return [player.pk] if player is not None else []
+    return selectors.Seated(players=(player.pk,) if player is not None else ())
 
 
 # -- who may reach a private game -----------------------------------------------------------------

@@ -69,7 +69,7 @@ def lobby_tables(player: Player | None, *, now: datetime.datetime | None = None)
         if game.updated >= now - idle_after():
             turns_idle = game.updated + idle_after()
             idle_at = turns_idle if idle_at is None else min(idle_at, turns_idle)
-    seen = selectors.visible_to([player.pk] if player is not None else [])
+    seen = selectors.visible_to(selectors.Seated(players=(player.pk,) if player else ()))
     finished = (
         Game.objects.filter(seen, status=Game.Status.OVER)
         .prefetch_related(selectors.seats_with_players())

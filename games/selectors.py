@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from typing import NamedTuple
 
 from django.db import connection
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
@@ -20,18 +21,32 @@ def seats_with_players() -> Prefetch:
     return Prefetch("seats", queryset=Seat.objects.select_related("player"))
 
 
-def visible_to(players) -> Q:
-    """The games anyone may see, and the private ones where one of `players` (ids) sits."""
-    seated = Seat.objects.filter(player_id__in=list(players)).values("game_id")
-    return Q(link_key="") | Q(pk__in=seated) if players else Q(link_key="")
+class Seated(NamedTuple):
+    """Who reads a list of games, as what they sit at: these players' seats, these games."""
+
+    players: tuple[int, ...] = ()
+    games: tuple[int, ...] = ()
+
+
+NOBODY = Seated()  # a reader who sits nowhere
+
+
+def visible_to(seated: Seated = NOBODY) -> Q:
+    """The games anyone may see, and the private ones where `seated` sits."""
+    visible = Q(link_key="")
+    if seated.players:
+        visible |= Q(pk__in=Seat.objects.filter(player_id__in=seated.players).values("game_id"))
+    if seated.games:
+        visible |= Q(pk__in=seated.games)
+    return visible
 
 
 def game_list(
-    *, kind: str | None = None, status: str | None = None, is_open=None, players=()
+    *, kind: str | None = None, status: str | None = None, is_open=None, seated=NOBODY
 ) -> QuerySet:
-    """Games newest first: anyone's, and the private games where one of `players` sits."""
+    """Games newest first: anyone's, and the private games where `seated` sits."""
     games = (
-        Game.objects.filter(visible_to(players))
+        Game.objects.filter(visible_to(seated))
         .prefetch_related(seats_with_players())
         .order_by("-id")
     )

@@ -51,9 +51,9 @@ LIST_LIMIT = 20
 
 def _games_context(request, player: Player | None, **extra) -> dict:
     # The seats with their players, whose accounts mark the guests.
-    players = [player.pk] if player is not None else []
+    seated = selectors.Seated(players=(player.pk,) if player is not None else ())
     squares = Game.objects.filter(
-        selectors.visible_to(players), kind=Game.Kind.SQUARE
+        selectors.visible_to(seated), kind=Game.Kind.SQUARE
     ).prefetch_related(selectors.seats_with_players())
     waiting = list(squares.filter(status=Game.Status.WAITING).order_by("-id")[:LIST_LIMIT])
     mine = (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import pytest
 
@@ -59,3 +60,14 @@ def play_to_the_end(game, seat) -> None:
         action = get_rules("set").bot_actions(game.state, seat.name)[0]
         services.move_submit(game_id=game.pk, seat=seat, action=action)
     raise AssertionError(f"game {game.pk} did not end")
+
+
+@pytest.fixture
+def quiet_request_log():
+    """Keep the thousands of expected 4xx warnings of a fuzzer out of the output (errors still
+    show)."""
+    logger = logging.getLogger("django.request")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    yield
+    logger.setLevel(level)

@@ -288,3 +288,30 @@ def test_a_private_games_save_and_kind_are_no_strangers_business():
         }
     assert stranger.get(f"/api/games/{square.pk}/save?key={square.link_key}").status_code == 200
     assert stranger.get(f"/api/games/{table.pk}/save?key={table.link_key}").status_code == 400
+
+
+def test_a_seat_token_lists_its_own_game_not_its_accounts_other_private_games():
+    """Found by the fuzzer: a seat token acts for its seat alone, so what it lists beside
+    everyone's games is its own game, not every private game its account's player sits at."""
+    client = Client()
+    made = client.post(
+        "/api/accounts",
+        {"username": "ada", "password": "correct horse battery"},
+        "application/json",
+    )
+    bearer = {"HTTP_AUTHORIZATION": f"Bearer {made.json()['token']}"}
+    private = private_table(client)
+    joined = client.post(
+        f"/api/games/{private['id']}/join?key={private['key']}",
+        {"name": "ada"},
+        "application/json",
+        **bearer,
+    )
+    assert joined.status_code == 201, joined.content
+    table = client.post("/api/games/", {"kind": "set", "open": True}, "application/json").json()
+    seat = client.post(
+        f"/api/games/{table['id']}/join", {"name": "ada"}, "application/json", **bearer
+    ).json()
+    listed = client.get("/api/games/", HTTP_AUTHORIZATION=f"Token {seat['token']}").json()
+    assert [g["id"] for g in listed] == [table["id"]]
+    assert private["id"] in [g["id"] for g in client.get("/api/games/", **bearer).json()]

@@ -21,7 +21,6 @@ NDJSON download. After every read:
 from __future__ import annotations
 
 import json
-import logging
 import os
 import time
 
@@ -271,15 +270,6 @@ def seat_pk(token: str) -> int:
 
 def seated(game_id: int, name: str) -> bool:
     return Seat.objects.filter(game_id=game_id, name=name).exists()
-
-
-@pytest.fixture
-def quiet_request_log():
-    logger = logging.getLogger("django.request")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    yield
-    logger.setLevel(level)
 
 
 @override_settings(

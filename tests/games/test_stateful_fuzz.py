@@ -21,7 +21,6 @@ Each example starts from an empty database. ``STATEFUL_FUZZ_EXAMPLES`` (default 
 from __future__ import annotations
 
 import json
-import logging
 import os
 import time
 from dataclasses import dataclass
@@ -587,16 +586,6 @@ class GamesApiOverAsgi(GamesApi):
             return Answer(start["status"], content)
 
         return async_to_sync(exchange)()
-
-
-@pytest.fixture
-def quiet_request_log():
-    """Keep the thousands of expected 4xx warnings out of the output (errors still show)."""
-    logger = logging.getLogger("django.request")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    yield
-    logger.setLevel(level)
 
 
 @override_settings(RATE_LIMIT_JOINS="off", RATE_LIMIT_MOVES="off")
