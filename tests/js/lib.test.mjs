@@ -196,6 +196,10 @@ test("a replay says each step in words, naming cards by the server's phrases", a
     describeOutcome(outcome, phrase),
     "a set! +1 (hinted); 1 set; 3 more cards dealt; game over",
   );
+  const withheld = {outcome: {action: "hint", withheld: ["hint", "message"]}};
+  assert.equal(describeOutcome(withheld, phrase), "the card shown is theirs until the end");
+  const shown = {outcome: {action: "hint", hint: {card: "A", position: 0}}};
+  assert.equal(describeOutcome(shown, phrase), "shown <A>");
   const timeout = {outcome: {expired: [{kind: "timeout", player: "bo", delta: -5}], pick: "not_set", points: -5}};
   assert.equal(describeOutcome(timeout, phrase), "bo ran out of time (-5); not a set (-5)");
   const ultraView = {claim_words: {one: "ultra", a: "an ultra", many: "ultras", cards: "four"}};

@@ -64,6 +64,8 @@ export function describeOutcome(step, phrase) {
   if (o.declare === "queued") parts.push("in line to declare");
   if (o.added) parts.push("three cards were added");
   if (o.hint) parts.push(`shown ${phrase(o.hint.card)}`);
+  // While the game is played, what a hint showed is its seat's alone (the server withholds it).
+  else if ((o.withheld || []).includes("hint")) parts.push("the card shown is theirs until the end");
   if (typeof o.count === "number") parts.push(plural(o.count, "set", "sets"));
   if (typeof o.status === "number" && o.meaning) parts.push(`status ${o.status}: ${o.meaning}`);
   if (o.dealt) parts.push(`${o.dealt} more cards dealt`);
