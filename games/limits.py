@@ -104,6 +104,18 @@ def rate_for(scope: str) -> Rate | None:
     return parse_rate(getattr(settings, f"RATE_LIMIT_{scope.upper()}", "off"))
 
 
+def _counted(scope: str, rate: Rate, client: str, window: int) -> int:
+    """Count one more of `client` in `scope`'s window; how many there are now."""
+    key = f"ratelimit:{scope}:{client}:{window}"
+    if cache.add(key, 1, timeout=rate.period + 1):
+        return 1
+    try:
+        return cache.incr(key)
+    except ValueError:  # the window's key expired between add and incr: a fresh window
+        cache.add(key, 1, timeout=rate.period + 1)
+        return 1
+
+
 def check(scope: str, client: str) -> None:
     """Count one request of `client` in `scope`; raise RateLimited when it is one too many."""
     rate = rate_for(scope)
@@ -111,15 +123,7 @@ def check(scope: str, client: str) -> None:
         return
     now = time.time()
     window = int(now // rate.period)
-    key = f"ratelimit:{scope}:{client}:{window}"
-    if cache.add(key, 1, timeout=rate.period + 1):
-        return
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the window's key expired between add and incr: a fresh window
-        cache.add(key, 1, timeout=rate.period + 1)
-        return
-    if count > rate.count:
+    if _counted(scope, rate, client, window) > rate.count:
         raise RateLimited(scope, rate, max(1, math.ceil((window + 1) * rate.period - now)))
 
 
@@ -127,15 +131,8 @@ def count(scope: str, client: str) -> None:
     """Count one event of `client` in `scope` without refusing it (a failed login, known only
     once it has failed)."""
     rate = rate_for(scope)
-    if rate is None:
-        return
-    key = f"ratelimit:{scope}:{client}:{int(time.time() // rate.period)}"
-    if cache.add(key, 1, timeout=rate.period + 1):
-        return
-    try:
-        cache.incr(key)
-    except ValueError:  # the window's key expired between add and incr: a fresh window
-        cache.add(key, 1, timeout=rate.period + 1)
+    if rate is not None:
+        _counted(scope, rate, client, int(time.time() // rate.period))
 
 
 def check_open(scope: str, client: str) -> None:
