@@ -8,8 +8,9 @@
  * placement (square/geometry.js).
  *
  * The page's config (#square-config) carries the pieces' shapes, written by the engine
- * (`pieces[piece][permutation]`: segments relative to the zero point), the status meanings and
- * the addresses; the view (#square-view, then each state pushed) says the rest.
+ * (`pieces[piece][permutation]`: segments relative to the zero point) and the addresses; the
+ * view (#square-view, then each state pushed) says the rest. Moves are told in words (the status
+ * codes stay in the API); a message under the board lasts until the next move or the end.
  */
 
 import {request, useCsrfToken} from "../lib/api.js";
@@ -38,7 +39,7 @@ import {
   shapeOf,
   spotOf,
 } from "../square/geometry.js";
-import {nameOf, outcomeText, turnText, winnersText, withNames} from "../square/text.js";
+import {moveSentence, nameOf, outcomeText, turnText, winnersText} from "../square/text.js";
 
 function readJson(id) {
   return JSON.parse(document.getElementById(id).textContent);
@@ -84,6 +85,7 @@ function start(root) {
   const presence = new Presence();
   let pending = false;
   let socket = null;
+  let said = null; // the engine message of the move the message under the board tells, if any
 
   const permutation = () => permutationOf(pick.rotation, pick.flip);
   const shape = () => shapeOf(shapes, pick.piece, permutation());
@@ -96,9 +98,10 @@ function start(root) {
     return seat ? seat.hand : [];
   }
 
-  function say(text, tone) {
+  function say(text, tone, about = null) {
     ui.message.textContent = text || "";
     ui.message.className = `message${tone ? ` ${tone}` : ""}`;
+    said = about;
   }
 
   // --- drawing ---------------------------------------------------------------------------------
@@ -192,18 +195,8 @@ function start(root) {
           : `No move yet: ${nameOf(view, view.players)} makes the opening.`;
       return;
     }
-    ui.last.textContent = "";
-    const code = document.createElement("strong");
-    code.className = "status-code";
-    code.textContent = `Status ${last.status}`;
-    ui.last.appendChild(code);
-    const meaning = last.meaning || cfg.meanings[String(last.status)] || "";
-    ui.last.appendChild(document.createTextNode(` — ${meaning}. `));
-    const what = document.createElement("span");
-    what.className = "muted";
-    what.textContent = withNames(view, last.message);
-    ui.last.appendChild(what);
-    ui.last.dataset.status = String(last.status);
+    ui.last.textContent = moveSentence(view, last.message);
+    ui.last.dataset.status = String(last.status); // the spec's code, for programs
   }
 
   function renderPalette() {
@@ -374,7 +367,13 @@ function start(root) {
   // --- acting ----------------------------------------------------------------------------------
 
   function refused(detail) {
-    say(`Refused (status -1 — ${cfg.meanings["-1"]}): ${withNames(view, detail)}`, "bad");
+    say(`Not played, nothing changed: ${detail}`, "bad");
+  }
+
+  /** Tell the mover what their move did, until the next move. */
+  function told(outcome) {
+    if (view.over || !outcome || !outcome.message) return; // the end says the rest
+    say(outcomeText(view, outcome), "good", outcome.message);
   }
 
   async function act(action) {
@@ -397,8 +396,8 @@ function start(root) {
       refused(reply.detail);
       return;
     }
-    say(outcomeText(reply.data.outcome, cfg.meanings), "good");
     update(reply.data.version, reply.data.view);
+    told(reply.data.outcome);
   }
 
   function placeGhost() {
@@ -435,10 +434,13 @@ function start(root) {
     const wasOver = !!view.over;
     const lastBefore = JSON.stringify(view.last || null);
     view = newView;
-    // Each move, in words, in the game's log beside its chat.
+    // Each move, in words, in the game's log beside its chat; the message under the board was
+    // about an earlier move (or a refusal): it goes, as it does at the end.
     if (view.last && JSON.stringify(view.last) !== lastBefore) {
-      chat.note(withNames(view, view.last.message));
+      chat.note(moveSentence(view, view.last.message));
+      if (said !== view.last.message) say("");
     }
+    if (view.over && !wasOver) say("");
     // New players, or the end (a rated game has rated its players by then): read the seats.
     if ((view.names || []).join(",") !== before || (view.over && !wasOver)) refreshSeats();
     if (view.over && !wasOver) showStatus(ui.connection, socketState, {over: true});
@@ -555,7 +557,7 @@ function start(root) {
     },
     result: (message) => {
       pending = false;
-      say(outcomeText(message.outcome || {}, cfg.meanings), "good");
+      told(message.outcome);
     },
     error: (message) => {
       if (message.for === "chat") {

@@ -15,7 +15,7 @@
  */
 
 import {boardWindow, middleOf} from "./geometry.js";
-import {withNames} from "./text.js";
+import {moveSentence} from "./text.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const UNSEATED = "#888";
@@ -193,8 +193,8 @@ export function pieceSvg(shape, colour) {
 
 /**
  * Draw one replay step into `element`: the board as `view` (the server's Square Game view after
- * the step, any viewer's) shows it, and a caption with the last status, the pieces left and, at
- * the end, the winners. `step` (the replay's step: seq, action, outcome) is not needed to draw.
+ * the step, any viewer's) shows it, and a caption with the last move in words, the pieces left
+ * and, at the end, the winners. `step` (the replay's step: seq, action, outcome) is not needed to draw.
  */
 export function renderReplayBoard(element, view, step) {
   element.textContent = "";
@@ -206,9 +206,7 @@ export function renderReplayBoard(element, view, step) {
   const parts = (view.seats || []).map(
     (seat) => `${seat.name || `seat ${seat.seat}`}: ${seat.pieces_left} pieces left`,
   );
-  if (view.last) {
-    parts.unshift(`Status ${view.last.status} · ${withNames(view, view.last.message)}`);
-  }
+  if (view.last) parts.unshift(moveSentence(view, view.last.message));
   if (view.over) parts.unshift(`Game over: won by ${(view.winner_names || []).join(", ")}.`);
   const caption = document.createElement("p");
   caption.className = "sq-replay-caption";
