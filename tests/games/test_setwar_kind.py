@@ -342,3 +342,12 @@ def test_the_10000_round_draw_stores_and_replays_within_seconds(client, staff):
     assert admin.status_code == 200
     assert admin.content.decode().count("&quot;type&quot;: &quot;round&quot;") == 200
     assert time.perf_counter() - started < 6
+
+
+def test_a_set_war_games_replay_address_opens_the_set_war_viewer(client):
+    """Issue 24: /games/<id>/replay/ of a Set War game is its own viewer, never raw JSON."""
+    body = created(client, players=3, seed=7)
+    response = client.get(f"/games/{body['id']}/replay/?from=profile")
+    assert response.status_code == 302
+    assert response["Location"] == f"/setwar/{body['id']}/?from=profile"
+    assert client.get(response["Location"]).status_code == 200
