@@ -177,3 +177,14 @@ test("a move is told in words, never by its status code, 'you' for the reader's 
   assert.equal(moveSentence({names: [null, "bo"]}, "seat 1 passed"), "seat 1 passed.");
   assert.doesNotMatch(outcomeText(view, {status: 2, message: "seat 2 passed; seat 1 to move"}), /Status|2 —/);
 });
+
+test("a touch in a dot's ring takes that dot's placement, the nearest where rings overlap", async () => {
+  const {nearestSpot, spotOf} = await import("../../static/js/square/geometry.js");
+  const middle = [0.5, -1];
+  const anchors = [[10, 10], [11, 10], [14, 12]];
+  assert.deepEqual(spotOf(anchors[0], middle), [10.5, 9]);
+  assert.deepEqual(nearestSpot([10.6, 9.1], anchors, middle, 0.8), [10, 10]);
+  assert.deepEqual(nearestSpot([11.1, 9], anchors, middle, 0.8), [11, 10]); // nearer the second
+  assert.equal(nearestSpot([12.5, 9], anchors, middle, 0.8), null); // in no ring
+  assert.deepEqual(nearestSpot([12.5, 9], anchors, middle, 1.1), [11, 10]);
+});

@@ -27,6 +27,7 @@ import {
   hitArea,
   makeBoard,
   pieceSvg,
+  touchRadius,
 } from "../square/board.js";
 import {
   anchorUnder,
@@ -34,6 +35,7 @@ import {
   legalIndex,
   middleOf,
   moved,
+  nearestSpot,
   permutationOf,
   segmentsAt,
   shapeOf,
@@ -87,6 +89,9 @@ function start(root) {
   let socket = null;
   let said = null; // the engine message of the move the message under the board tells, if any
 
+  // A touch screen, or one as narrow as a phone's: each green dot gets a ring of 40 px that a
+  // touch anywhere in takes (a dot alone is a few pixels across there).
+  const touchy = () => window.matchMedia("(pointer: coarse), (max-width: 640px)").matches;
   const permutation = () => permutationOf(pick.rotation, pick.flip);
   const shape = () => shapeOf(shapes, pick.piece, permutation());
   const isOpening = () => view.phase === "opening";
@@ -262,6 +267,7 @@ function start(root) {
       drawSpots(
         board,
         spots.map((anchor) => spotOf(anchor, middle)),
+        touchy() ? touchRadius(board) : 0,
       );
     }
     if (openingNow()) pick.at = view.opening.slice();
@@ -333,7 +339,13 @@ function start(root) {
   function anchorAt(event) {
     const point = boardPoint(board, event.clientX, event.clientY);
     if (!point || pick.piece === null) return null;
-    return anchorUnder(point, middleOf(shape()), size);
+    const middle = middleOf(shape());
+    if (touchy() && ui.spots.checked && view.your_turn) {
+      const spots = legal.spots(pick.piece, permutation());
+      const near = nearestSpot(point, spots, middle, touchRadius(board));
+      if (near) return near;
+    }
+    return anchorUnder(point, middle, size);
   }
 
   function follow(event) {
@@ -597,7 +609,20 @@ function start(root) {
   });
 
   render();
+  bringIntoView();
   if (cfg.auto_join) join();
+}
+
+/** Where the board and its tools fit the screen but not below the site's header (a phone),
+ * open the page scrolled to the game, so that no move needs a scroll. */
+function bringIntoView() {
+  const top = document.getElementById("turn").getBoundingClientRect().top;
+  const palette = document.getElementById("palette-panel");
+  const last = palette.hidden ? document.getElementById("square-board") : palette;
+  const bottom = last.getBoundingClientRect().bottom;
+  if (bottom > window.innerHeight && bottom - top <= window.innerHeight) {
+    window.scrollTo({top: window.scrollY + top - 4, behavior: "instant"});
+  }
 }
 
 const root = document.getElementById("square-root");
