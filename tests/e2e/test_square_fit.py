@@ -103,3 +103,68 @@ def test_the_board_and_the_palette_fit_one_screen_at_each_move(browser, server, 
         if my_view(person, game_id)["over"]:
             break
     person.close()
+
+
+def test_on_a_touch_screen_a_touch_in_a_dots_ring_shows_then_places_that_placement(browser, server):
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(server.url + "/square/")
+        page.fill("#square-name", "tap")
+        page.select_option("#square-players", "2")
+        page.select_option("#square-computers", "1")
+        page.select_option("#square-speed", "instant")
+        page.tap("button:has-text('Start a game')")
+        page.wait_for_selector("#square-root[data-your-turn='1']")
+        game_id = int(page.url.rstrip("/").split("/")[-1])
+        view = page.evaluate("id => fetch(`/api/games/${id}/`).then(r => r.json())", game_id)[
+            "view"
+        ]
+        count = {}
+        for p, q, _x, _y in view["legal"]:
+            count[(p, q)] = count.get((p, q), 0) + 1
+        piece, perm = next(key for key, n in count.items() if key[1] == 1 and n > 1)
+        page.tap(f"#palette .sq-palette-piece[data-piece='{piece}']")
+        page.wait_for_selector("#square-board .sq-spot-target", state="attached")
+        # A point 15 px from a dot (a finger's width off it, inside its 40 px ring), on the side
+        # away from its nearest neighbour, so that it is nearer this dot than any other.
+        target = page.evaluate(
+            """() => {
+              const dots = [...document.querySelectorAll('#square-board .sq-spot')].map(d => {
+                const r = d.getBoundingClientRect();
+                return [r.x + r.width / 2, r.y + r.height / 2, d];
+              });
+              // The last dot: the ghost starts on the first (a touch there places at once).
+              const [x, y, dot] = dots[dots.length - 1];
+              let away = [1, 0], best = Infinity;
+              for (const [ox, oy] of dots.slice(0, -1)) {
+                const d = Math.hypot(ox - x, oy - y);
+                if (d < best) { best = d; away = [(x - ox) / d, (y - oy) / d]; }
+              }
+              return {x: x + 15 * away[0], y: y + 15 * away[1],
+                      cx: +dot.getAttribute('cx'), cy: +dot.getAttribute('cy')};
+            }"""
+        )
+        ring = page.locator("#square-board .sq-spot-target").first.bounding_box()
+        assert ring["width"] >= 39.5
+        page.touchscreen.tap(target["x"], target["y"])  # the first touch shows the ghost ...
+        page.wait_for_selector("#ghost-info[data-legal='1']")
+        assert "Touch it again or press Place" in page.inner_text("#ghost-info")
+        page.screenshot(path=str(SHOTS / "square-fit-touch-ghost.png"))
+        page.touchscreen.tap(target["x"], target["y"])  # ... the second places it
+        chosen = f"#palette .sq-palette-piece[data-piece='{piece}']"
+        page.wait_for_selector(chosen, state="detached")
+        placed = page.evaluate("id => fetch(`/api/games/${id}/`).then(r => r.json())", game_id)[
+            "view"
+        ]["placements"]
+        mine = [p for p in placed if p["seat"] == 1]
+        assert len(mine) == 1 and (mine[0]["piece"], mine[0]["permutation"]) == (piece, perm)
+        # It lies where the dot said: the dot marks the middle of that very placement.
+        legal = {(x, y) for p, q, x, y in view["legal"] if (p, q) == (piece, perm)}
+        assert (mine[0]["x"], mine[0]["y"]) in legal
+        assert not errors, errors
+    finally:
+        context.close()
