@@ -211,6 +211,12 @@ test("a replay says each step in words, naming cards by the server's phrases", a
   assert.equal(describeOutcome(ultra, phrase), "an ultra! +1");
   const wrongUltra = {...ultra, outcome: {claim: "not_set", points: 0, locked_out: true}};
   assert.equal(describeOutcome(wrongUltra, phrase), "not an ultra, locked out");
+  const why = ["color: red, red, green — two alike, one different"];
+  const wrongSet = {outcome: {claim: "not_set", points: 0, locked_out: true, why}};
+  assert.equal(
+    describeOutcome(wrongSet, phrase),
+    "not a set, locked out; color: red, red, green — two alike, one different",
+  );
   const board = [[{card: "A"}, {card: "B"}], [{card: "C"}, {card: "D"}], [{card: "E"}, {card: "F"}]];
   const steps = [{view: {board}}, {action: {type: "pick", row: 1, col: 1}}];
   assert.deepEqual(nextCards(steps, 0), ["D"]);
