@@ -219,3 +219,11 @@ def test_a_square_game_s_story_tells_its_placements_passes_and_end():
     assert body["entries"][-1]["text"].startswith("The game is over: ")
     ids = [entry["id"] for entry in body["entries"]]
     assert len(ids) == len(set(ids))
+
+
+def test_the_openapi_schema_describes_the_story(client):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    operation = schema["paths"]["/api/games/{game_id}/story"]["get"]
+    assert set(operation["responses"]) >= {"200", "404"}
+    entry = schema["components"]["schemas"]["StoryEntryOut"]["properties"]
+    assert {"id", "version", "at", "type", "actor", "text", "cards", "why", "points"} <= set(entry)
