@@ -84,9 +84,9 @@ def table_story(
                     at_override=event.get("at"),
                 )
             elif event.get("cards"):
-                add(
-                    "add", "Three cards were added.", None, cards=_cells(event["cards"], attributes)
-                )
+                cards = _cells(event["cards"], attributes)
+                at_override = event.get("at")
+                add("add", "Three cards were added.", None, cards=cards, at_override=at_override)
         if outcome.get("joined") or (kind == "join" and "joined" not in outcome):
             add("join", f"{actor} joined the table.")
         if kind == "leave":
@@ -146,7 +146,7 @@ def table_story(
         if outcome.get("over") and not ended:  # nothing is logged after the end
             ended = True
             add("end", _end_text(state, declare), None)
-    for entry in entries:  # a timeout happened at its own deadline, before the move
+    for entry in entries:  # time's events happened at their own moment, before the move
         at = entry.pop("at_override", None)
         if at is not None:
             entry["at"] = at

@@ -79,7 +79,7 @@ def test_declare_moves_votes_added_cards_timeouts_and_the_end():
     assert [(e["type"], e["at"], e["text"], e.get("points")) for e in entries] == [
         ("declare", 10, "ann declared a set.", None),
         ("timeout", 15, "bo ran out of time to pick a set: −5 points.", -5),
-        ("add", 20, "Three cards were added.", None),
+        ("add", 16, "Three cards were added.", None),
         ("join", 25, "cy joined the table.", None),
         ("vote", 25, "cy voted to add cards.", None),
         ("set", 30, "ann found a set.", 10),
