@@ -122,12 +122,15 @@ def why_not_set(*cards: Card) -> list[str]:
     >>> why_not_set(*(parse_card(text) for text in ("2220", "1112", "0001")))
     []
     """
-    a, b, c = _exactly(3, cards, "why_not_set")
+    return why_not_set_of(*_exactly(3, cards, "why_not_set"))
+
+
+def why_not_set_of(a: Card, b: Card, c: Card) -> list[str]:
+    """`why_not_set` for three distinct cards of one deck, unchecked (a table's own cards)."""
     why = []
-    for name in ATTRIBUTE_NAMES[: 5 if a.attributes == 5 else 4]:
-        values = (getattr(a, name), getattr(b, name), getattr(c, name))
-        if len(set(values)) == 2:
-            words = ", ".join(VALUE_NAMES[name][value] for value in values)
+    for name, x, y, z in zip(ATTRIBUTE_NAMES, a.values, b.values, c.values, strict=False):
+        if (x == y) != (y == z) or (x == z) != (x == y):
+            words = ", ".join((VALUE_NAMES[name][x], VALUE_NAMES[name][y], VALUE_NAMES[name][z]))
             why.append(f"{name}: {words} — two alike, one different")
     return why
 
@@ -146,7 +149,11 @@ def why_not_ultra(*cards: Card) -> list[str]:
     1st+3rd need three red open diamonds, 2nd+4th need two green striped squiggles
     1st+4th need three green striped squiggles, 2nd+3rd need two red open diamonds
     """
-    four = _exactly(4, cards, "why_not_ultra")
+    return why_not_ultra_of(*_exactly(4, cards, "why_not_ultra"))
+
+
+def why_not_ultra_of(*four: Card) -> list[str]:
+    """`why_not_ultra` for four distinct cards of one deck, unchecked (a table's own cards)."""
     t = tables(four[0].attributes)
 
     def need(i: int, j: int) -> Card:

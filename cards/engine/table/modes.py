@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from enum import StrEnum
 from itertools import combinations
 
-from cards.engine.card import Card
+from cards.engine.card import all_cards
 from cards.engine.fast import all_sets_codes, count_sets_codes, find_set_codes, tables
-from cards.engine.rules import why_not_set, why_not_ultra
+from cards.engine.rules import why_not_set_of, why_not_ultra_of
 
 __all__ = [
     "PUZZLE_BOARD",
@@ -139,10 +139,11 @@ def claim_why(
         return [NOT_CHAINED]
     if mode == Mode.PUZZLE and tuple(sorted(cards)) in set(found):
         return [FOUND_ALREADY]
-    shown = [Card.from_code(card, attributes) for card in cards]
+    deck = all_cards(attributes)
+    shown = [deck[card] for card in cards]
     if mode == Mode.ULTRA:
-        return why_not_ultra(*shown)
-    return why_not_set(*shown)
+        return why_not_ultra_of(*shown)
+    return why_not_set_of(*shown)
 
 
 def find_claim(
