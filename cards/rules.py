@@ -23,6 +23,7 @@ from cards.engine.classic import ClassicRules
 from cards.engine.deck import new_deck
 from cards.engine.errors import SetError
 from cards.engine.table import DeclareRules, TableState
+from cards.story import table_story
 from games.errors import RuleError
 from games.rules import Result, register
 
@@ -232,6 +233,11 @@ class SetTable:
         played: a hint's card, and the message that names it. How many sets there are, or
         that a hint was asked, is anyone's."""
         return ("hint", "message") if outcome.get("action") == "hint" else ()
+
+    def story(self, options: dict, moves, **reader) -> list[dict]:
+        """The table's log in words: sets with their cards, wrong claims with why, hints,
+        counts, timeouts, joins, the end (cards.story)."""
+        return table_story(options, moves, **reader)
 
     def rematch_options(self, options: dict, seed: int) -> dict:
         """The options of the same table played again: a chosen deck (a quick game's first

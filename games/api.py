@@ -16,7 +16,7 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import limits, runtime, selectors, services
+from games import limits, runtime, selectors, services, story
 from games import serializers as s
 from games.auth import (
     AccountGrant,
@@ -427,6 +427,36 @@ class ReplayView(APIView):
             query.is_valid(raise_exception=True)
             page = query.validated_data
         return Response(selectors.game_replay(game, seat_id=_seat_id(request, game), **page))
+
+
+class StoryView(APIView):
+    authentication_classes = AUTH
+
+    @extend_schema(
+        tags=["Games"],
+        summary="Read the game's story: its table log in words, chat included",
+        description=(
+            "Told from the move log, so every reader (a reload, a late joiner, a watcher) gets "
+            "the whole of it: joins, the start, each set found with its cards, each wrong claim "
+            "with its cards and why it is not a set, hints and counts, declare timeouts with "
+            "their points, the end with the winner, and the chat lines, in time order. Read "
+            "with the same access as the game. While the game is being played a hint's card is "
+            "shown only to the seat that asked; everyone else reads that a hint was taken. "
+            'The game\'s sockets are sent the newer entries as `{"type": "story", "entries": '
+            "[...]}` after each state."
+        ),
+        parameters=[GAME_KEY],
+        responses={200: s.StoryOut, **NOT_FOUND},
+    )
+    def get(self, request, game_id: int):
+        check_reach(request, selectors.game_row(game_id))
+        now = services.now_ms()
+        head = services.game_fresh(game_id, now)
+        seat = _optional_seat(request, head)
+        game = selectors.game_row(head.pk)
+        viewer = seat.name if seat is not None else None
+        body = story.game_story(game, state=head.state, version=head.version, viewer=viewer)
+        return Response(body)
 
 
 class ExportView(APIView):

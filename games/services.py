@@ -117,11 +117,15 @@ def change_message(head: TableHead, change: Change) -> dict:
     whose cache holds the game at `from` applies them instead of reading the game.
 
     Each move is ``[actor, action, at_ms, event]``; a /watch tells its own join from the
-    events it waits for by them.
+    events it waits for by them. ``outcomes`` are the moves' outcomes, in the same order (a
+    socket tells the game's story from them).
     """
-    moves = None
+    moves = outcomes = None
     if len(change.steps) <= MESSAGE_MOVES:
         moves = [[s.actor, s.action, s.at, s.result.event] for s in change.steps]
+        # What each move did, whole: a socket tells its reader the story from them
+        # (games.story withholds what is not the reader's).
+        outcomes = [s.result.outcome for s in change.steps]
     return {
         "type": "game.changed",
         "game": change.game_id,
@@ -136,6 +140,7 @@ def change_message(head: TableHead, change: Change) -> dict:
         "is_default": head.is_default if change.is_default is None else change.is_default,
         "has_computers": head.has_computers or bool(change.has_computers),
         "moves": moves,
+        "outcomes": outcomes,
         "origin": runtime.ORIGIN,
     }
 

@@ -13,6 +13,7 @@ urlpatterns = [
     path("lobby/chat", api.LobbyChatView.as_view(), name="lobby-chat"),
     path("games/<int:game_id>/export", api.ExportView.as_view(), name="game-export"),
     path("games/<int:game_id>/replay", api.ReplayView.as_view(), name="game-replay"),
+    path("games/<int:game_id>/story", api.StoryView.as_view(), name="game-story"),
     path("leaderboard/<str:mode>", api.LeaderboardView.as_view(), name="leaderboard-api"),
     # Last: any other address under /api/ (a game id that is not a number...) is a JSON 404.
     re_path(r"^(?P<path>(?s:.*))$", api.not_found, name="api-not-found"),

@@ -43,6 +43,7 @@ from cards.engine.table.modes import (
     PUZZLE_BOARD,
     Mode,
     claim_size,
+    claim_why,
     is_ultra,
     puzzle_board,
 )
@@ -380,6 +381,7 @@ def _claim(
         outcome.update(
             claim="not_set", points=0, hinted=False, locked_out=not released, released=released
         )
+        outcome["why"] = claim_why(cards, attributes, mode, chain=chain)
         outcome["score"] = state.scores[player]
         return state.evolve(
             tally=tallied(state.tally, player, wrong=1), locked=() if released else locked

@@ -15,6 +15,7 @@ from cards.engine.table.base import (
     TableError,
 )
 from cards.engine.table.codes import count_sets, described, is_set, set_at, texts_of
+from cards.engine.table.modes import claim_why
 from cards.engine.table.shared import (
     Result,
     TableRules,
@@ -293,6 +294,7 @@ def _pick(
             declaring=_handed_over(declaring, now_ms + state.declare_ms),
         )
         outcome.update(pick="not_set", points=-PENALTY_POINTS, delta=delta, hinted=False)
+        outcome["why"] = claim_why(cards, state.attributes)
     outcome["score"] = state.scores[player]
     return state, True
 

@@ -18,7 +18,7 @@ import {Presence} from "../lib/presence.js";
 import {play, soundFor} from "../lib/sound.js";
 import {ranked, renderScores} from "../lib/scores.js";
 import {GameSocket, showStatus} from "../lib/socket.js";
-import {penalty, tellOthers} from "../set/news.js";
+import {penalty, tellOthers} from "../set/story.js";
 
 const cfg = JSON.parse(document.getElementById("table-config").textContent);
 let view = JSON.parse(document.getElementById("table-view").textContent);
