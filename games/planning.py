@@ -118,11 +118,17 @@ class NewGame:
 # -- planning: the rules only, no database --------------------------------------------------------
 
 
+#: How an engine's error says what kind of refusal it is (its ``refusal``), as an HTTP status.
+REFUSALS = {"conflict": 409, "forbidden": 403}
+
+
 def _rule_error(exc: Exception) -> GameError:
-    """The platform's one rule error for whatever a kind's rules refused with."""
+    """The platform's one rule error for whatever a kind's rules refused with: a 400, or the
+    status of the engine's kind of refusal (a move before the deal is a conflict, 409)."""
     if isinstance(exc, RuleError):
         return exc
-    return RuleError(str(exc), getattr(exc, "code", "invalid"))
+    status = REFUSALS.get(getattr(exc, "refusal", None))
+    return RuleError(str(exc), getattr(exc, "code", "invalid"), http_status=status)
 
 
 def after(head: TableHead, change: Change) -> TableHead:
