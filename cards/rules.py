@@ -139,7 +139,7 @@ class SetTable:
         # computers, the text protocol's tables); a day's puzzle is dealt to everyone at once.
         # Stored explicitly: a game stored without it was dealt when made (the engine's default).
         if "start" not in options:
-            options = {**options, "start": "now" if "day" in options else "now"}
+            options = {**options, "start": "now" if "day" in options else "wait"}
         # A mode is a way to play the classic table, so it implies the classic rules.
         rules = options.get("rules", "classic" if "mode" in options else "declare")
         if rules == "declare" and options.get("mode", "normal") != "normal":

@@ -284,8 +284,10 @@ def plan_join(
     is_computer: bool = False,
     protocol: bool = False,
     computer: dict | None = None,
+    rated: bool = False,
 ) -> Change:
-    """Seat `name` (after whatever is due) at `head`, whose seats are `seats`."""
+    """Seat `name` (after whatever is due) at `head`, whose seats are `seats`. A `rated` game
+    takes no new seat once it has started: its players are those it was rated for."""
     rules = get_rules(head.kind)
     steps, state, clocks = plan_due(head, seats, now)
     status = rules.status(state)
@@ -293,10 +295,16 @@ def plan_join(
         raise GameError("The game is over; nobody can join it.", http_status=409)
     if status == Game.Status.ACTIVE and not rules.join_while_active:
         raise GameError("The game has started; nobody can join it now.", http_status=409)
+    if rated and status == Game.Status.ACTIVE:
+        raise RuleError(
+            "This rated game has started: its players are seated. Watch it, or join the next one.",
+            "started",
+            http_status=409,
+        )
     if rules.max_seats is not None and len(seats) >= rules.max_seats:
         raise GameError(f"The game is full ({rules.max_seats} seats).", http_status=409)
     if any(_looks_alike(seat, name, protocol) for seat in seats):
-        raise GameError(f"The name {name!r} is taken at this game.", http_status=409)
+        raise RuleError(f"The name {name!r} is taken at this game.", "name_taken", http_status=409)
     try:
         result = rules.join(state, name, now)
     except ValueError as exc:

@@ -18,7 +18,11 @@ from tests.games.test_api_fast import HOST, JSON, through_asgi
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "correct horse battery"
-CLASSIC = {"kind": "set", "open": True, "options": {"rules": "classic", "deck": EXAMPLE_DECK}}
+CLASSIC = {
+    "kind": "set",
+    "open": True,
+    "options": {"start": "now", "rules": "classic", "deck": EXAMPLE_DECK},
+}
 A_SET = {"type": "claim", "cards": EXAMPLE_DECK[:3]}
 
 
@@ -212,7 +216,11 @@ def test_a_program_plays_a_rated_game_and_reads_both_ratings_moved(client):
     from games.rules import get_rules
 
     tokens = {name: account(client, name) for name in ("Zoë", "Ólafur")}
-    body = {"kind": "set", "options": {"rules": "classic", "attributes": 3}, "rated": True}
+    body = {
+        "kind": "set",
+        "options": {"start": "now", "rules": "classic", "attributes": 3},
+        "rated": True,
+    }
     game = post(client, "/api/games/", body, tokens["Zoë"]).json()  # private: by its key
     for token in tokens.values():
         joining = f"/api/games/{game['id']}/join?key={game['key']}"

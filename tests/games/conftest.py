@@ -20,7 +20,10 @@ def example_table(db):
     from games import services
 
     return services.game_create(
-        kind="set", options={"rules": "declare", "deck": EXAMPLE_DECK}, is_open=True, now=T
+        kind="set",
+        options={"start": "now", "rules": "declare", "deck": EXAMPLE_DECK},
+        is_open=True,
+        now=T,
     )
 
 
