@@ -29,8 +29,9 @@ def post(client, path, body=None, token=None, **extra):
 
 def table(client, body=WAITING):
     game = post(client, "/api/games/", body).json()
-    ann = post(client, f"/api/games/{game['id']}/join", {"name": "ann"}).json()["token"]
-    bo = post(client, f"/api/games/{game['id']}/join", {"name": "bo"}).json()["token"]
+    join = f"/api/games/{game['id']}/join" + (f"?key={game['key']}" if game["key"] else "")
+    ann = post(client, join, {"name": "ann"}).json()["token"]
+    bo = post(client, join, {"name": "bo"}).json()["token"]
     return game, ann, bo
 
 
@@ -95,7 +96,8 @@ def test_start_needs_a_seat_and_a_private_game_is_404_to_strangers(client):
 def test_start_at_once_tables_and_the_text_protocol_s_table_are_dealt_when_made(client):
     now = {**WAITING, "options": {**WAITING["options"], "start": "now"}}
     game, ann, _ = table(client, now)
-    assert game["status"] == "active" and view(client, game["id"], ann)["view"]["board"]
+    seen = view(client, game["id"], ann)
+    assert seen["status"] == "active" and seen["view"]["board"]
     assert post(client, f"/api/games/{game['id']}/moves", A_SET, ann).status_code == 200
     assert client.get("/look/zed").status_code == 200  # the default table: cards at once
     assert Game.objects.get(is_default=True).options["start"] == "now"
