@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.models import AccessToken
+from games import services
 from games.models import Game, Player
 from tests.examples import EXAMPLE_DECK
 from tests.games.test_api_fast import HOST, JSON, through_asgi
@@ -216,15 +217,17 @@ def test_a_program_plays_a_rated_game_and_reads_both_ratings_moved(client):
     from games.rules import get_rules
 
     tokens = {name: account(client, name) for name in ("Zoë", "Ólafur")}
-    body = {
-        "kind": "set",
-        "options": {"start": "now", "rules": "classic", "attributes": 3},
-        "rated": True,
-    }
+    body = {"kind": "set", "options": {"rules": "classic", "attributes": 3}, "rated": True}
     game = post(client, "/api/games/", body, tokens["Zoë"]).json()  # private: by its key
     for token in tokens.values():
         joining = f"/api/games/{game['id']}/join?key={game['key']}"
         assert post(client, joining, {"name": "me"}, token).status_code == 201
+    # Both seated, the first to join starts it; once dealt, nobody else may join a rated game.
+    started = post(client, f"/api/games/{game['id']}/start", {}, tokens["Zoë"])
+    assert started.status_code == 200, started.json()
+    services.game_tick(game_id=game["id"], now=started.json()["outcome"]["starts_ms"])
+    late = post(client, f"/api/games/{game['id']}/join?key={game['key']}", {"name": "cy"})
+    assert late.status_code == 409 and "rated game has started" in late.json()["detail"]
     for turn in range(40):
         state = Game.objects.get(pk=game["id"]).state
         if get_rules("set").status(state) == "over":

@@ -27,6 +27,19 @@ def example_table(db):
     )
 
 
+def start_and_deal(game_id: int) -> int:
+    """Start a waiting Set table as its host (its first seat) and let the countdown pass: the
+    cards are dealt, as a socket or a read at the deadline would. Return the deal's time."""
+    from games import services
+    from games.models import Seat
+
+    host = Seat.objects.filter(game_id=game_id, is_computer=False).order_by("number").first()
+    started = services.move_submit(game_id=game_id, seat=host, action={"type": "start"})
+    dealt_at = started.outcome["starts_ms"]
+    services.game_tick(game_id=game_id, now=dealt_at)
+    return dealt_at
+
+
 def board_lines(text: str) -> list[str]:
     return text.split("\n")[:-1]
 
