@@ -20,6 +20,12 @@ A kind may also have (the platform asks with ``getattr``):
 - ``private_fields(outcome) -> tuple of names``: the fields of a move's outcome that only its
   seat may read until the game is over (a Set hint's card); every way out leaves them out for
   everyone else (games.selectors.outcomes_for);
+- ``story(options, moves, *, viewer, over, rated, state) -> [entry, ...]``: the game's log in
+  words (games.story builds the table log from it): ``moves`` are ``(version, actor, action,
+  outcome, at_ms)`` as the reader may see them (private fields already withheld), ``viewer``
+  the reader's seat name (None: a watcher), ``over`` whether the game has ended, ``rated``
+  whether it was created rated, ``state`` the game now; each entry is ``{"version", "at",
+  "type", "actor", "text"}`` and where it helps ``"cards"``, ``"why"``, ``"points"``;
 - ``seed_for(options) -> int | None``: the seed that options fix (a day's puzzle is the same deal
   for everyone), stored as the game's seed; None leaves it random;
 - ``stat_fields`` and ``stats(options, state, moves) -> {name: {field: count or [seconds]}}``:

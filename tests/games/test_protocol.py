@@ -110,7 +110,9 @@ def test_unknown_tables(client, db, path):
 
 
 def test_private_tables_are_not_reachable_over_the_protocol(client, db):
-    private = services.game_create(kind="set", options={"rules": "declare"}, is_open=False)
+    private = services.game_create(
+        kind="set", options={"start": "now", "rules": "declare"}, is_open=False
+    )
     response = client.get(f"/tables/{private.pk}/look/alice")
     assert body(response) == "There is no table with that id.\n"
 
@@ -177,7 +179,7 @@ def test_finished_default_table_is_replaced_by_a_fresh_one(client, db):
     ]
     old = services.game_create(
         kind="set",
-        options={"rules": "declare", "attributes": 3, "deck": deck},
+        options={"start": "now", "rules": "declare", "attributes": 3, "deck": deck},
         is_open=True,
         is_default=True,
     )

@@ -226,9 +226,15 @@ def tables(db, settings):
 
     settings.SET_WATCH_TIMEOUT_S = 0.3
     default = services.default_table()
-    other = services.game_create(kind="set", options={"rules": "declare"}, is_open=True)
-    private = services.game_create(kind="set", options={"rules": "declare"}, is_open=False)
-    classic = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    other = services.game_create(
+        kind="set", options={"start": "now", "rules": "declare"}, is_open=True
+    )
+    private = services.game_create(
+        kind="set", options={"start": "now", "rules": "declare"}, is_open=False
+    )
+    classic = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic"}, is_open=True
+    )
     square = services.game_create(kind="square", options={"players": 2}, is_open=True)
     for game in (default, other, private, classic, square):
         services.game_join(game_id=game.pk, player=Player.objects.create(name="alice"))
@@ -413,7 +419,7 @@ def test_random_paths_through_the_live_server(server):
     connection.request(
         "POST",
         "/api/games/",
-        json.dumps({"kind": "set", "options": {"rules": "declare"}, "open": True}),
+        json.dumps({"kind": "set", "options": {"start": "now", "rules": "declare"}, "open": True}),
         {"Content-Type": "application/json"},
     )
     table_id = json.loads(connection.getresponse().read())["id"]

@@ -252,7 +252,7 @@ def test_bad_paging_is_a_400_naming_the_parameter(client, query, detail):
 
 
 def test_only_set_war_games_have_rounds(client):
-    table = services.game_create(kind="set", options={"rules": "classic"})
+    table = services.game_create(kind="set", options={"start": "now", "rules": "classic"})
     for url in (f"/api/setwar/{table.pk}/rounds", "/api/setwar/999999/", "/setwar/999999/"):
         response = client.get(url)
         assert response.status_code == 404, url
@@ -262,7 +262,9 @@ def test_only_set_war_games_have_rounds(client):
 
 def test_set_war_games_are_listed_by_kind(client):
     war = created(client, players=2, cards=C5)
-    table = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    table = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic"}, is_open=True
+    )
     listed = client.get("/api/games/?kind=setwar").json()
     assert [game["id"] for game in listed] == [war["id"]]
     assert listed[0]["status"] == "over" and listed[0]["kind"] == "setwar"

@@ -18,7 +18,8 @@ import {Presence} from "../lib/presence.js";
 import {play, soundFor} from "../lib/sound.js";
 import {ranked, renderScores} from "../lib/scores.js";
 import {GameSocket, showStatus} from "../lib/socket.js";
-import {penalty, tellOthers} from "../set/news.js";
+import {penalty, tellOthers} from "../set/story.js";
+import {renderWaiting} from "../set/waiting.js";
 
 const cfg = JSON.parse(document.getElementById("table-config").textContent);
 let view = JSON.parse(document.getElementById("table-view").textContent);
@@ -360,6 +361,13 @@ function redraw() {
   drawScores();
   drawResult();
   tick();
+  drawWaiting();
+}
+
+/** The waiting room (a table not dealt yet): drawn from the view, Start sent over the socket. */
+function drawWaiting() {
+  const room = $("waiting-room");
+  if (room) renderWaiting(room, view, {onStart: () => act({type: "start"})});
 }
 
 /** What a player of this table's mode looks for. */
@@ -529,7 +537,8 @@ function tick() {
   }
   if (el.clock) {
     const end = view.over && view.result ? view.result.ended_ms : serverNow();
-    el.clock.textContent = clock(end - cfg.started_ms);
+    const start = view.status === "waiting" ? end : (view.started_at ?? cfg.started_ms);
+    el.clock.textContent = clock(end - start);
     const found = mode === "puzzle" ? (view.found || []).length : (view.scores || {})[view.you];
     el.setsFound.textContent = String(found || 0);
   }

@@ -59,6 +59,8 @@ export function describeOutcome(step, phrase) {
     parts.push(`${what}! +${o.points}${o.hinted ? " (hinted)" : ""}`);
   } else if (o.claim === "not_set" || o.pick === "not_set") {
     parts.push(`not ${what}${o.points ? ` (${o.points})` : ""}${o.locked_out ? ", locked out" : ""}`);
+    // Why it is not one, attribute by attribute, in the server's words.
+    for (const line of o.why || []) parts.push(line);
   }
   if (o.declare === "declarer") parts.push("declaring");
   if (o.declare === "queued") parts.push("in line to declare");
