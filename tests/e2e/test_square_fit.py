@@ -168,3 +168,60 @@ def test_on_a_touch_screen_a_touch_in_a_dots_ring_shows_then_places_that_placeme
         assert not errors, errors
     finally:
         context.close()
+
+
+# The original simulator's full test game (squareplay-tests/full_game.json) but its last move:
+# seat 3 has emptied its hand, and in the final round seat 4's pass ends the game. Each move is
+# (seat,) for a pass or (seat, piece, permutation, x, y) for a placement, after the opening 13/4.
+FULL_GAME_BUT_LAST = [
+    (1,), (2,), (3,), (4,), (1, 9, 1, 16, 16), (1, 5, 2, 17, 15), (1, 8, 4, 13, 15),
+    (2, 4, 1, 14, 17), (3, 5, 7, 15, 16), (3, 6, 2, 17, 16), (3, 15, 2, 15, 17),
+    (3, 3, 1, 16, 19), (4,), (1,), (2,), (3,), (4, 3, 1, 17, 19), (4, 16, 1, 14, 19),
+    (4, 11, 6, 15, 20), (4, 15, 2, 16, 19), (4, 5, 2, 18, 19), (1, 1, 2, 19, 18),
+    (1, 12, 4, 17, 18), (1, 7, 1, 20, 18), (2, 14, 4, 18, 17), (2, 5, 5, 17, 16),
+    (2, 16, 6, 19, 15), (2, 11, 2, 21, 15), (2, 7, 6, 21, 15), (2, 6, 1, 13, 16),
+    (2, 12, 4, 11, 18), (3, 13, 1, 12, 18), (3, 2, 2, 12, 14), (3, 16, 1, 11, 16),
+    (3, 4, 8, 11, 19), (3, 14, 2, 12, 18), (3, 9, 5, 10, 19), (3, 7, 8, 9, 16),
+    (3, 8, 4, 8, 19), (4, 6, 1, 10, 15), (1, 4, 1, 18, 22), (2, 9, 1, 19, 22),
+    (3, 1, 7, 9, 14), (3, 12, 7, 9, 16), (3, 11, 1, 20, 22), (3, 10, 1, 11, 14),
+]  # fmt: skip
+
+
+def near_the_end() -> str:
+    """The shell code that makes that game (ann, bob and cy in seats 1-3) and prints its id."""
+    fields = ("player_num", "piece_num", "permutation", "x", "y")
+    moves = [{"piece_num": 13, "permutation": 4}]
+    for move in FULL_GAME_BUT_LAST:
+        moves.append({"type": int(len(move) > 1), **dict(zip(fields, move, strict=False))})
+    return (
+        "from games import services\n"
+        "from games.models import Player\n"
+        "from squaregame.rules import clean_save\n"
+        f"save = clean_save({{'board': [], 'moves': {moves!r}}})\n"
+        "game = services.game_create(kind='square', options={'players': 4, 'save': save},"
+        " is_open=True)\n"
+        "for name in ('ann', 'bob', 'cy'):\n"
+        "    services.game_join(game_id=game.pk, player=Player.objects.create(name=name))\n"
+        "print(game.pk)\n"
+    )
+
+
+def test_a_message_goes_when_the_game_ends(browser, server):
+    game_id = int(server.shell(near_the_end()).splitlines()[-1])
+    person = Person(browser, server, viewport=PHONE)
+    page = person.goto(f"/square/{game_id}/?join=1")
+    page.fill("#name-input", "di")
+    page.click("#name-form button[type=submit]")
+    page.wait_for_selector("#players li[data-player=di] .badge-you")
+    person.wait_live()
+    page.wait_for_selector("#square-root[data-your-turn='1']")
+    assert "Final round" in page.inner_text("#turn")
+    page.keyboard.press("Enter")
+    assert page.inner_text("#message") == "Choose a piece first."
+    page.keyboard.press("p")  # the last pass: the game is over
+    page.wait_for_selector("#result-panel:not([hidden])")
+    page.wait_for_timeout(300)  # the move's own answer may come after the new state
+    assert page.inner_text("#message") == ""
+    assert page.inner_text("#last-status").startswith("You passed; game over, won by cy")
+    page.screenshot(path=str(SHOTS / "square-fit-game-over-phone.png"))
+    person.close()
