@@ -283,7 +283,8 @@ function start(root) {
       ui.ghostInfo.textContent = `${where}: wait for your turn.`;
       ui.ghostInfo.dataset.legal = "";
     } else if (ok) {
-      ui.ghostInfo.textContent = `${where}: legal. Click or press Enter to place.`;
+      const how = touchy() ? "Touch it again or press Place" : "Click or press Enter to place";
+      ui.ghostInfo.textContent = `${where}: legal. ${how}.`;
       ui.ghostInfo.dataset.legal = "1";
     } else {
       const dots = spots.length && ui.spots.checked ? " (the green dots)." : ".";
