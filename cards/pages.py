@@ -194,6 +194,8 @@ def _table_context(request, game: Game, *, solitaire: bool = False) -> dict:
         # The page draws and names cards from these and presses the keys the help shows.
         deck=deck_table(view.get("attributes", 4)),
         keys=BOARD_KEYS,
+        # A rated table asks before a hint (a hint makes the game unrated for everyone).
+        rated=bool(game.rated),
     )
     daily = view.get("mode") == "puzzle" and "day" in game.options
     context["config"]["puzzle_day"] = game.options.get("day") if daily else None
