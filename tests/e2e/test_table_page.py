@@ -160,7 +160,8 @@ def test_a_locked_out_badge_stays_on_one_line_and_the_score_inside_the_panel(pai
     page = ann.page
     badge = rect(page, "#scores li[data-player=ann] .badge-locked")
     line = page.eval_on_selector(
-        "#scores li[data-player=ann] .badge-locked", "b => parseFloat(getComputedStyle(b).lineHeight)"
+        "#scores li[data-player=ann] .badge-locked",
+        "b => parseFloat(getComputedStyle(b).lineHeight)",
     )
     assert badge["height"] <= line * 1.3 + 2, badge  # one line, never two
     panel = rect(page, "#scores")
@@ -220,7 +221,7 @@ def test_the_invite_link_focuses_the_name_field(browser, server, pair):
     page = newcomer.goto(f"/play/{game_id}/?join=1")
     assert page.evaluate("document.activeElement.id") == "name-input"
     field = rect(page, "#name-input")
-    assert 0 <= field["top"] and field["bottom"] <= PHONE["height"]  # in view
+    assert field["top"] >= 0 and field["bottom"] <= PHONE["height"]  # in view
     newcomer.close()
 
 

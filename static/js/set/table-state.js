@@ -365,7 +365,7 @@ export function controlsOf(state) {
   const votes = (view.votes || []).length;
   const voted = (view.votes || []).includes(view.you);
   return {
-    hidden: status !== "active",
+    hidden: status !== "active" || !view.seated, // a spectator has no buttons to press
     hint: {disabled: !playing},
     count: {disabled: !playing},
     clear: {disabled: !playing || !state.selection.length},
