@@ -233,3 +233,89 @@ def test_a_puzzle_table_does_not_count_the_empty_deck(browser, server):
     assert "Cards left in the deck" not in page.inner_text("main")
     assert page.locator("#clock").is_visible()  # the puzzle's own clock
     person.close()
+
+
+def test_a_hint_at_a_rated_table_asks_first_and_says_it_makes_the_game_unrated(browser, server):
+    game_id = new_table(server, "{'rules': 'classic', 'attributes': 3}", rated=True)
+    person = seat(browser, server, game_id, "hana")
+    start_if_waiting(person)
+    page = person.page
+    person.sent.clear()
+    page.click("#hint-btn")
+    page.wait_for_selector("#hint-ask:not([hidden])")
+    assert "unrated" in page.inner_text("#hint-ask")
+    assert page.evaluate("document.activeElement.id") == "hint-yes"
+    assert not [m for m in person.sent if m.get("type") == "hint"]  # nothing asked yet
+    shoot(person, "table-rated-hint-1280x800")
+    page.keyboard.press("Escape")
+    assert page.locator("#hint-ask").is_hidden()
+    assert page.evaluate("document.activeElement.id") == "hint-btn"
+    page.click("#hint-btn")
+    page.click("#hint-no")
+    assert page.locator("#board .card.hinted").count() == 0
+    page.click("#hint-btn")
+    page.click("#hint-yes")
+    page.wait_for_selector("#board .card.hinted")
+    assert page.locator("#hint-ask").is_hidden()
+    person.close()
+
+
+def test_a_declare_score_stays_inside_the_panel_beside_a_long_name_and_its_badges(browser, server):
+    game_id = new_table(server, "{'rules': 'declare', 'attributes': 4}")
+    long_name = "Bartholomew_Zimmerma"  # 20 letters, the longest a name may be
+    person = seat(browser, server, game_id, long_name, viewport=LAPTOP)
+    other = seat(browser, server, game_id, "Ida", viewport=PHONE)
+    start_if_waiting(person)
+    person.page.click("#add-btn")  # "voted to add"
+    person.page.wait_for_selector(f"#scores li[data-player='{long_name}'] .badge-voted")
+    person.page.click("#declare-btn")  # "declaring"
+    for who in (person, other):
+        page = who.page
+        page.wait_for_selector(f"#scores li[data-player='{long_name}'] .badge-declaring")
+        panel = rect(page, "#scores")
+        row = f"#scores li[data-player='{long_name}']"
+        value = rect(page, f"{row} .score-value")
+        assert value["right"] <= panel["right"] + 0.5 and value["left"] >= panel["left"]
+        for badge in page.locator(f"{row} .badge").all():
+            box = badge.bounding_box()
+            assert box["height"] < 24, box  # one line each, never broken in two
+            assert box["x"] + box["width"] <= panel["right"] + 0.5
+    shoot(person, "table-declare-badges-1280x800")
+    other.page.locator("#scores").scroll_into_view_if_needed()
+    shoot(other, "table-declare-badges-390x844")
+    person.close()
+    other.close()
+
+
+def test_a_spectator_is_offered_the_players_next_game_never_a_seat_error(browser, server):
+    deck = (
+        "from cards.engine.deck import new_deck;"
+        "print(repr([c.protocol for c in new_deck(3, rng=5)[:12]]))"
+    )
+    cards = server.shell(deck).splitlines()[-1]
+    game_id = new_table(server, f"{{'rules': 'classic', 'attributes': 3, 'deck': {cards}}}")
+    player = seat(browser, server, game_id, "cleo")
+    server.shell(
+        f"from games import services; services.seat_add_computer(game_id={game_id}, "
+        "speed='instant')",
+    )
+    start_if_waiting(player)
+    watcher = Person(browser, server, viewport=PHONE)
+    page = watcher.goto(f"/play/{game_id}/")
+    watcher.wait_live()
+    page.wait_for_selector("#result-panel:not([hidden])", timeout=20000)
+    assert page.locator("#rematch-btn").is_hidden()  # a spectator has no "Play again"
+    player.page.wait_for_selector("#result-panel:not([hidden])", timeout=20000)
+    player.page.click("#rematch-btn")
+    player.page.wait_for_url(lambda url: not url.endswith(f"/play/{game_id}/"))
+    new_id = int(re.search(r"/play/(\d+)/", player.page.url).group(1))
+    assert new_id != game_id
+    page.wait_for_selector("#next-game:not([hidden])")
+    assert "cleo started a new game" in page.inner_text("#rematch-note")
+    assert "seat" not in page.inner_text("main").lower()  # no seat-token sentence anywhere
+    shoot(watcher, "table-spectator-next-game-390x844")
+    page.click("#join-next")
+    page.wait_for_url(re.compile(rf"/play/{new_id}/"))
+    page.wait_for_selector("#name-input")  # a watcher with no name picks one to join
+    watcher.close()
+    player.close()
