@@ -185,3 +185,9 @@ test("the result says who won, with the scores ranked", () => {
   const won = classic({over: true, result: {scores: {ann: 5, ben: 5}, winners: ["ann", "ben"]}});
   assert.equal(resultText(initialState(won)).text, "You share the win with ben! Scores: ann 5, ben 5.");
 });
+
+test("a view that carries the server's now sets the clock's skew; one without keeps it", () => {
+  const state = initialState(classic(), {skew: 500});
+  assert.equal(receiveView(state, classic({now: 10_000}), 9_000).state.skew, 1000);
+  assert.equal(receiveView(state, classic(), 9_000).state.skew, 500);
+});

@@ -104,7 +104,9 @@ export function receiveView(state, view, now = 0) {
   );
   const classic = isClassic(view);
   const news = statusOf(before) === "waiting" && statusOf(view) === "active" ? [] : tellOthers(before, view, {classic});
-  let next = {...state, view};
+  // Contract A's views carry the server's now: the clock's skew follows it.
+  const skew = typeof view.now === "number" && now ? view.now - now : state.skew;
+  let next = {...state, view, skew};
   if (news.length) next = say(next, news.join(" "), "info", now);
   const was = before.declare ? before.declare.state : "none";
   const is = view.declare ? view.declare.state : "none";
