@@ -18,7 +18,7 @@ import {request, useCsrfToken} from "../lib/api.js";
 import {cardRow, cells, onLayoutChange, render as drawBoard} from "../lib/board.js";
 import {deck} from "../lib/cards.js";
 import {mountChat} from "../lib/chat.js";
-import {chooseKeyboardLayout, keyboardLayout} from "../lib/prefs.js";
+import {chooseKeyboardLayout, colorBlind, keyboardLayout} from "../lib/prefs.js";
 import {renderRatings} from "../lib/ratings.js";
 import {Presence} from "../lib/presence.js";
 import {play, soundFor} from "../lib/sound.js";
@@ -48,6 +48,9 @@ import {
 
 const cfg = JSON.parse(document.getElementById("table-config").textContent);
 useCsrfToken(cfg.csrf);
+// The table log is the game's story where the server tells it (contract B); else the page's
+// own lines among the chat.
+const story = cfg.story_url ? await import("../set/story.js") : null;
 const card = deck(cfg.deck);
 const presence = new Presence();
 
@@ -105,6 +108,7 @@ const el = {
   resultLine: $("result-line"),
   copyResult: $("copy-result-btn"),
   layout: $("keyboard-layout"),
+  log: $("timeline"),
   keyRows: $("key-rows"),
   errors: {
     join: $("join-error"),
@@ -277,6 +281,7 @@ function render(s, moment = {}) {
   drawJoin(s);
   showStatus(el.connection, s.socket, {over: status === "over"});
   if (chat) chat.setWriter(!!view.seated);
+  drawStory(s);
   drawMessage(s);
   tick(s);
 }
@@ -386,6 +391,25 @@ function drawJoin(s) {
   if (el.joinPanel && (s.view.seated || statusOf(s.view) === "over")) el.joinPanel.hidden = true;
 }
 
+/** The table log: the whole story, each entry once, in time order (chat among the moves). */
+function drawStory(s) {
+  if (!story || !s.story || !el.log) return;
+  const log = el.log;
+  const follow = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  story.renderStory(log, s.story, {you: s.view.you, card, colorBlind: colorBlind()});
+  if (follow) log.scrollTop = log.scrollHeight;
+}
+
+/** Take story entries (the first read, a pushed frame, a chat line as an entry). */
+function tellStory(entries) {
+  update(withState(state, {story: story.mergeEntries(state.story || [], entries)}));
+}
+
+async function readStory() {
+  const reply = await request("GET", cfg.story_url);
+  if (reply.ok && Array.isArray(reply.data.entries)) tellStory(reply.data.entries);
+}
+
 function drawMessage(s) {
   const m = s.message;
   el.message.textContent = m ? m.text : "";
@@ -464,15 +488,22 @@ async function join(name) {
 
 // --- the log: what happens at the table, and the chat -------------------------------------------
 
-/** Say something in the table's log (its chat's timeline). */
+/** Say something in the table's log (its chat's timeline), where the server tells no story. */
 function log(text) {
-  if (chat) chat.note(text);
+  if (chat && !story) chat.note(text);
 }
 
 // --- wiring ----------------------------------------------------------------------------------
 
 const chatPanel = $("chat-panel");
-const chat = chatPanel ? mountChat(chatPanel, {url: cfg.chat_url, canWrite: !!state.view.seated}) : null;
+const chat = chatPanel
+  ? mountChat(chatPanel, {
+      url: cfg.chat_url,
+      canWrite: !!state.view.seated,
+      // With the story, a chat line is one of its entries ("c<id>"), drawn with the others.
+      onMessage: story ? (message) => tellStory([story.chatEntry(message)]) : null,
+    })
+  : null;
 
 const socket = new GameSocket(cfg.ws_url, {
   state: onState,
@@ -480,8 +511,11 @@ const socket = new GameSocket(cfg.ws_url, {
   error: onError,
   chat: (message) => chat?.add(message),
   status: (socketState) => {
-    // Back after a break: read the chat written meanwhile.
-    if (socketState === "live" && state.socket === "reconnecting" && chat) chat.refresh();
+    // Back after a break: read what was written and told meanwhile.
+    if (socketState === "live" && state.socket === "reconnecting") {
+      if (story) readStory();
+      else chat?.refresh();
+    }
     update(withState(state, {socket: socketState}));
   },
   presence: (message) => {
@@ -489,6 +523,9 @@ const socket = new GameSocket(cfg.ws_url, {
     render(state);
   },
   // A new game of this table's players: a player plays again, a spectator may watch or join.
+  story: (message) => {
+    if (story && Array.isArray(message.entries)) tellStory(message.entries);
+  },
   rematch: (message) => update(withState(state, {next: {url: message.url, by: message.by}})),
 });
 
@@ -605,4 +642,5 @@ setInterval(() => {
 }, 100);
 
 render(state);
+if (story) readStory();
 if (cfg.auto_join && !state.view.seated && !state.view.over) join(cfg.name);
