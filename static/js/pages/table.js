@@ -395,6 +395,7 @@ function drawJoin(s) {
 function drawStory(s) {
   if (!story || !s.story || !el.log) return;
   const log = el.log;
+  log.classList.add("story");
   const follow = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   story.renderStory(log, s.story, {you: s.view.you, card, colorBlind: colorBlind()});
   if (follow) log.scrollTop = log.scrollHeight;
