@@ -165,9 +165,11 @@ def table_create(request):
         table = _table_form(request.POST)
         limits.check_join(request)
         player = session_player_save(request, name)
+        # A table of its creator and computers is dealt at once; friends wait for the Start.
+        start = "now" if table["computers"] else "wait"
         game = services.game_create(
             kind=Game.Kind.SET,
-            options=table["options"],
+            options={**table["options"], "start": start},
             seed=table["seed"],
             is_open=table["is_open"],
             rated=request.user.is_authenticated and request.POST.get("rated") == "on",
@@ -277,7 +279,8 @@ def solitaire(request):
         if name is not None:
             player = session_player_save(request, name)
         game = services.game_create(
-            kind=Game.Kind.SET, options={"rules": "classic", "attributes": attributes}
+            kind=Game.Kind.SET,
+            options={"rules": "classic", "attributes": attributes, "start": "now"},
         )
         services.game_join(game_id=game.pk, player=player, name=player.name)
     except (FormError, GameError) as error:

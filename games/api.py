@@ -16,7 +16,7 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import limits, runtime, selectors, services
+from games import limits, runtime, selectors, services, story
 from games import serializers as s
 from games.auth import (
     AccountGrant,
@@ -349,7 +349,13 @@ class RematchView(APIView):
     )
     def post(self, request, game_id: int):
         s.RematchRequest(data=request.data).is_valid(raise_exception=True)  # a JSON object
-        seat = acting_seat(request, game_id)
+        try:
+            seat = acting_seat(request, game_id)
+        except Forbidden:
+            if isinstance(request.auth, SeatRef):
+                raise  # a seat token of another game: that is what is wrong
+            # A spectator (a page watching the game): no word of tokens, what they can do.
+            raise Forbidden(services.WATCHERS_REMATCH) from None
         game, ref, seated_now = services.game_rematch(
             game_id=seat.game_id, player_id=seat.player_id, credential=credential_of(request)
         )
@@ -404,6 +410,44 @@ class MovesView(APIView):
         return Response(selectors.move_reply(result, seat_name=seat.name, now=now))
 
 
+class StartView(APIView):
+    authentication_classes = AUTH
+    parser_classes = JSON_BODY
+
+    @extend_schema(
+        tags=["Games"],
+        summary="Start a waiting Set table",
+        description=(
+            'A Set table made with `options.start` `"wait"` (the default) deals no cards until '
+            "a seated player starts it: its creator's seat, or any seated player once the "
+            "creator is away. The answer is the start's move (as `POST .../moves` with "
+            '`{"type": "start"}` answers it): `outcome.starts_ms` is when the cards are dealt '
+            "(3 s later, a countdown everyone's view shows as `starts_at`). Send the seat token, "
+            "an account's Bearer token, or the seated browser's session with its CSRF token. "
+            "409 when the table has started already (or is counting down); 403 for someone "
+            "without a seat, or a seated player while the creator is here; 404 for a game the "
+            "request cannot reach."
+        ),
+        request=s.StartRequest,
+        responses={
+            200: s.ActionOut,
+            **JSON_BODY_RESPONSES,
+            **NOT_FOUND,
+            **FORBIDDEN_RESPONSES,
+            **RATE_LIMITED_RESPONSES,
+            409: error_response("The game has already started."),
+        },
+    )
+    def post(self, request, game_id: int):
+        seat = acting_seat(request, game_id)
+        s.StartRequest(data=request.data).is_valid(raise_exception=True)  # a JSON object
+        now = services.now_ms()
+        action = {"type": "start"}
+        work = services.move(game_id=seat.game_id, seat=seat, action=action, now=now)
+        result = services.run(work)
+        return Response(selectors.move_reply(result, seat_name=seat.name, now=now))
+
+
 class ReplayView(APIView):
     authentication_classes = AUTH
 
@@ -427,6 +471,36 @@ class ReplayView(APIView):
             query.is_valid(raise_exception=True)
             page = query.validated_data
         return Response(selectors.game_replay(game, seat_id=_seat_id(request, game), **page))
+
+
+class StoryView(APIView):
+    authentication_classes = AUTH
+
+    @extend_schema(
+        tags=["Games"],
+        summary="Read the game's story: its table log in words, chat included",
+        description=(
+            "Told from the move log, so every reader (a reload, a late joiner, a watcher) gets "
+            "the whole of it: joins, the start, each set found with its cards, each wrong claim "
+            "with its cards and why it is not a set, hints and counts, declare timeouts with "
+            "their points, the end with the winner, and the chat lines, in time order. Read "
+            "with the same access as the game. While the game is being played a hint's card is "
+            "shown only to the seat that asked; everyone else reads that a hint was taken. "
+            'The game\'s sockets are sent the newer entries as `{"type": "story", "entries": '
+            "[...]}` after each state."
+        ),
+        parameters=[GAME_KEY],
+        responses={200: s.StoryOut, **NOT_FOUND},
+    )
+    def get(self, request, game_id: int):
+        check_reach(request, selectors.game_row(game_id))
+        now = services.now_ms()
+        head = services.game_fresh(game_id, now)
+        seat = _optional_seat(request, head)
+        game = selectors.game_row(head.pk)
+        viewer = seat.name if seat is not None else None
+        body = story.game_story(game, state=head.state, version=head.version, viewer=viewer)
+        return Response(body)
 
 
 class ExportView(APIView):

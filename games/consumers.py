@@ -12,6 +12,12 @@ A socket opened with ``?presence=1`` is also told who is here: ``{"type": "prese
 [names]}``, the seats with a socket open, when it connects and whenever one opens or closes (a
 seat's socket counts as here whether or not it asks).
 
+A socket opened with ``?story=1`` is also told the game's story (games.story): the whole of it
+as ``{"type": "story", "entries": [...]}`` after the first state, then after each state push
+the entries newer than those it was sent (from the change's own moves: no read), and the
+whole story again when the game ends (a hint's card is everyone's then). Chat keeps arriving
+as ``chat`` messages; a chat line's story id is ``c<id>``.
+
 A handshake is refused with close code 4404 for a game that does not exist (or a private game
 without its link's key, games.auth.scope_may_reach) and 4403 for a seat token of another game;
 an open socket is closed with 4401 when the credential it was opened with ends: the account's
@@ -47,7 +53,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import presence, realtime, runtime, selectors, services, store
+from games import presence, realtime, runtime, selectors, services, store, story
 from games.auth import SESSION_PLAYER_KEY, scope_may_reach, socket_credentials
 from games.errors import RETRY_AFTER_S, GameError, unavailable
 from games.rules import get_rules
@@ -78,6 +84,24 @@ def _session_seat(game_id: int, session) -> store.SeatRef | None:
     return store.read("seat_of_player", game_id, player_id)
 
 
+def _whole_story(game_id: int, viewer: str | None, shared: bool) -> tuple[int, tuple, str]:
+    """The game's whole story for `viewer` as a socket sends it: the version it is told at, the
+    game's kind, options and rated, and the frame. `shared`: one rendering per reader and
+    version (every socket of a game that just ended asks at once; chat written meanwhile
+    reaches them as chat)."""
+    game = selectors.game_row(game_id)
+    head = selectors.game_head(game_id)
+    about = (game.kind, game.options, game.rated)
+    key = ("story-all", game_id, head.version, viewer)
+    text = runtime.rendered(key) if shared else None
+    if text is None:
+        told = story.game_story(game, state=head.state, version=head.version, viewer=viewer)
+        text = _text({"type": "story", "entries": told["entries"]})
+        if shared:
+            runtime.remember_rendered(key, text)
+    return head.version, about, text
+
+
 class GameConsumer(AsyncWebsocketConsumer):
     """One WebSocket on one game, a member of the game's group while it is open."""
 
@@ -89,6 +113,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group: str | None = None  # the game's group, while this socket is in it
         self.member: str | None = None  # this seat's entry in games.presence, while here
         self.follows_presence = False  # sent who is here (?presence=1)
+        self.follows_story = False  # sent the game's story (?story=1)
+        self.story_version = 0  # the moves whose story this socket was sent: up to this one
+        self.story_about: tuple | None = None  # the game's kind, options and rated
         self.listed = False  # an open game not over: in the lobby's lists
         self.heartbeat: asyncio.TimerHandle | None = None
         self.credentials: list[str] = []  # what opened it: their end closes it
@@ -172,6 +199,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [None])[0]
         self.follows_presence = (query.get("presence") or [""])[0] == "1"
+        self.follows_story = (query.get("story") or [""])[0] == "1"
         head = await services.ahead(self.game_id)
         if head is None:
             await self.refuse(4404)
@@ -217,6 +245,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             )
         elif self.follows_presence:
             await self.send_json({"type": "presence", "here": await _table_here(self.game_id)})
+        if self.follows_story:
+            await self.send_whole_story()
 
     async def may_reach(self, link_key: str) -> bool:
         if not link_key:
@@ -347,12 +377,58 @@ class GameConsumer(AsyncWebsocketConsumer):
                     self.game_id, message["version"], services.agame_fresh
                 )
             await self.send_state(force=False, game=head)
+        if self.follows_story and message["version"] > self.story_version:
+            await self.send_story(message)
+
+    async def send_whole_story(self, *, shared: bool = False) -> None:
+        """Send the game's whole story, as this socket's reader may read it."""
+        text = await runtime.run_db(_whole_story, self.game_id, self.seat_name, shared)
+        self.story_version, self.story_about, text = text
+        await self.send_text(text)
+
+    async def send_story(self, message: dict) -> None:
+        """Send the story of a change's moves: told from the message's own moves and outcomes
+        (the moves between that were not published are presence marks, with no story), or read
+        from the log when the message does not carry them; the whole story when it ends the
+        game."""
+        if message.get("over") or self.story_about is None:
+            await self.send_whole_story(shared=bool(message.get("over")))
+            return
+        key = ("story", self.game_id, message["version"], self.seat_name)
+        text = runtime.rendered(key)
+        if text is None:
+            moves, outcomes = message.get("moves"), message.get("outcomes")
+            if moves is None or outcomes is None:  # read for this socket: not shared
+                key = None
+                told = await runtime.run_db(
+                    story.moves_after, self.game_id, self.story_version, message["version"]
+                )
+            else:
+                first = message["version"] - len(moves) + 1
+                told = [
+                    story.StoryMove(first + i, actor, action, outcome, at)
+                    for i, ((actor, action, at, _event), outcome) in enumerate(
+                        zip(moves, outcomes, strict=True)
+                    )
+                ]
+            kind, options, rated = self.story_about
+            entries = story.entries_of(
+                kind, options, told, viewer=self.seat_name, over=False, rated=rated
+            )
+            text = _text({"type": "story", "entries": entries}) if entries else ""
+            if key is not None:
+                runtime.remember_rendered(key, text)
+        self.story_version = message["version"]
+        if text:
+            await self.send_text(text)
 
     async def game_resync(self, message: dict) -> None:
         """Changes from other processes may have been lost (realtime.RESYNC: Redis was down):
         the game read afresh (once for all its sockets here), its state sent if newer."""
         head = await runtime.load_game(self.game_id, -1, services.agame_fresh)
         await self.send_state(force=False, game=head)
+        if self.follows_story and head.version > self.story_version:
+            await self.send_whole_story()  # what was missed, whatever it was
 
     async def game_rematch(self, message: dict) -> None:
         """A player asked to play the game again (services.game_rematch): where the new game

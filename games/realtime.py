@@ -308,7 +308,8 @@ class GamesLayer(BaseChannelLayer):
         except (OverflowError, TypeError, ValueError):
             if message.get("type") != "game.changed" or message.get("moves") is None:
                 raise
-            await self.inner.group_send(group, {**relay, "message": {**message, "moves": None}})
+            without = {**message, "moves": None, "outcomes": None}
+            await self.inner.group_send(group, {**relay, "message": without})
 
     # -- flush extension, and closing ----------------------------------------------------------
 

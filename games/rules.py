@@ -12,12 +12,20 @@ The platform calls only these methods; each kind adapts its pure engine to them:
 A kind may also have (the platform asks with ``getattr``):
 
 - ``describe(options)``, ``page``: a short description for lists, its own page's URL name;
+- ``replay_page``: the URL name of its own viewer of a stored game, where the shared replay page
+  (``/games/<id>/replay/``) sends it (Set War's rounds are stepped through in its viewer);
 - ``rating_modes``, ``rating_mode(options)``, ``rating(options, state)``: its rated modes
   (games.ratings);
 - ``rematch_options(options, seed)``: the options of a finished game played again (a new deal);
 - ``private_fields(outcome) -> tuple of names``: the fields of a move's outcome that only its
   seat may read until the game is over (a Set hint's card); every way out leaves them out for
   everyone else (games.selectors.outcomes_for);
+- ``story(options, moves, *, viewer, over, rated, state) -> [entry, ...]``: the game's log in
+  words (games.story builds the table log from it): ``moves`` are ``(version, actor, action,
+  outcome, at_ms)`` as the reader may see them (private fields already withheld), ``viewer``
+  the reader's seat name (None: a watcher), ``over`` whether the game has ended, ``rated``
+  whether it was created rated, ``state`` the game now; each entry is ``{"version", "at",
+  "type", "actor", "text"}`` and where it helps ``"cards"``, ``"why"``, ``"points"``;
 - ``seed_for(options) -> int | None``: the seed that options fix (a day's puzzle is the same deal
   for everyone), stored as the game's seed; None leaves it random;
 - ``stat_fields`` and ``stats(options, state, moves) -> {name: {field: count or [seconds]}}``:

@@ -14,6 +14,7 @@ from games.errors import NotFound
 from games.models import ChatMessage, Game, Move, Rating, RatingChange, Rematch, Seat
 from games.rules import get_rules
 from games.store import TableHead, head_of
+from games.story import withheld
 
 
 def seats_with_players() -> Prefetch:
@@ -200,14 +201,9 @@ def outcomes_for(game: Game, seat_id: int | None, *, everything: bool = False):
         return None
 
     def shown(move: Move) -> dict:
-        outcome = move.outcome
-        if move.seat_id is None or move.seat_id == seat_id or not isinstance(outcome, dict):
-            return outcome
-        hidden = [name for name in private_fields(outcome) if name in outcome]
-        if not hidden:
-            return outcome
-        kept = {name: value for name, value in outcome.items() if name not in hidden}
-        return {**kept, "withheld": hidden}
+        if move.seat_id is None or move.seat_id == seat_id:
+            return move.outcome
+        return withheld(private_fields, move.outcome)
 
     return shown
 

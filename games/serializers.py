@@ -284,6 +284,10 @@ class RematchRequest(serializers.Serializer):
     """An empty JSON object, {}: who asks is said by the token or the session."""
 
 
+class StartRequest(serializers.Serializer):
+    """An empty JSON object, {} (or no body): who starts is said by the token or the session."""
+
+
 class RematchOut(JoinOut):
     url = serializers.CharField(help_text="The new game's page.")
 
@@ -342,6 +346,61 @@ class MoveOut(serializers.Serializer):
     )
     at_ms = serializers.IntegerField()
     created = serializers.DateTimeField()
+
+
+# --- the story ------------------------------------------------------------------------------------
+
+
+class StoryCardOut(serializers.Serializer):
+    card = serializers.CharField(help_text="The card's text, as the view's board cells name it.")
+    digits = serializers.CharField(help_text="One digit 0-2 per attribute, in card order.")
+    code = serializers.IntegerField(help_text="The digits read in base 3.")
+
+
+class StoryEntryOut(serializers.Serializer):
+    id = serializers.CharField(
+        help_text=(
+            'Unique in the game\'s story: "v<version>" (or "v<version>.<i>" for the next entries '
+            'of one move) for a move, "c<id>" for a chat line (its chat message\'s id).'
+        )
+    )
+    version = serializers.IntegerField(
+        allow_null=True, help_text="The move's version (its seq in the log); null for chat."
+    )
+    at = serializers.IntegerField(help_text="When, in Unix ms.")
+    type = serializers.CharField(
+        help_text=(
+            "join, leave, start, declare, set, wrong, hint, count, vote, add, timeout, end, "
+            "chat; the Square Game also place and pass."
+        )
+    )
+    actor = serializers.CharField(allow_null=True, help_text="Who did it (null: the game).")
+    text = serializers.CharField(help_text="What happened, in a sentence a person reads.")
+    cards = StoryCardOut(
+        many=True,
+        help_text=(
+            "The cards of a set found, of a wrong claim, of cards added; a hint's card only for "
+            "the seat that asked while the game is played (for everyone once it is over)."
+        ),
+    )
+    why = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=(
+            "A wrong claim's reasons, one per attribute that breaks the rule "
+            '("color: red, red, green — two alike, one different"); empty otherwise.'
+        ),
+    )
+    points = serializers.IntegerField(
+        allow_null=True, help_text="Points won or lost (a set, a wrong pick, a timeout)."
+    )
+    name = serializers.CharField(required=False, help_text="A chat line's writer.")
+    chat = serializers.CharField(required=False, help_text="A chat line's text, plain.")
+
+
+class StoryOut(serializers.Serializer):
+    game = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="The game's version the story is told at.")
+    entries = StoryEntryOut(many=True, help_text="In time order, chat included.")
 
 
 # --- chat -----------------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from squaregame.engine import (
 )
 from squaregame.engine import apply as engine_apply
 from squaregame.engine import view as engine_view
+from squaregame.story import game_story
 
 PLAYERS_DEFAULT = 2
 SAVE_PLAYERS_DEFAULT = 4
@@ -476,6 +477,10 @@ class SquareKind:
         return "square", {
             name: 0 if number in winners else 1 for number, name in enumerate(state["names"], 1)
         }
+
+    def story(self, options: dict, moves, **reader) -> list[dict]:
+        """The game's log in words: joins, the opening, placements, passes, the end."""
+        return game_story(options, moves, **reader)
 
     def rematch_options(self, options: dict, seed: int) -> dict:
         """The same game played again starts from the beginning, not from a save."""

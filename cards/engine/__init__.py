@@ -3,7 +3,8 @@
 * :mod:`cards.engine.card`: :class:`Card`, its text forms and :func:`parse_card`;
 * :mod:`cards.engine.deck`: :func:`new_deck`, shuffled from a seed;
 * :mod:`cards.engine.rules`: :func:`is_set`, :func:`third_card`, :func:`find_set`,
-  :func:`all_sets`, :func:`count_sets`, :func:`attribute_report`;
+  :func:`all_sets`, :func:`count_sets`, :func:`attribute_report`, and why three (or four)
+  cards are not a set (an ultra): :func:`why_not_set`, :func:`why_not_ultra`;
 * :mod:`cards.engine.fast`: the int-code core behind them, for hot loops;
 * :mod:`cards.engine.errors`: :class:`SetError` and its family.
 
@@ -47,6 +48,8 @@ from cards.engine.rules import (
     find_set,
     is_set,
     third_card,
+    why_not_set,
+    why_not_ultra,
 )
 
 __all__ = [
@@ -85,4 +88,6 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "third_card",
+    "why_not_set",
+    "why_not_ultra",
 ]

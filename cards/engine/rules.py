@@ -21,11 +21,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from cards.engine.card import ATTRIBUTE_NAMES, Card, parse_cards
+from cards.engine.card import ATTRIBUTE_NAMES, VALUE_NAMES, Card, parse_cards
 from cards.engine.errors import SetError
 from cards.engine.fast import all_sets_codes, count_sets_codes, find_set_codes, tables
 
-__all__ = ["all_sets", "attribute_report", "count_sets", "find_set", "is_set", "third_card"]
+__all__ = [
+    "all_sets",
+    "attribute_report",
+    "count_sets",
+    "find_set",
+    "is_set",
+    "third_card",
+    "why_not_set",
+    "why_not_ultra",
+]
 
 
 def _exactly(count: int, cards: tuple[Any, ...], what: str) -> list[Card]:
@@ -95,3 +104,71 @@ def attribute_report(*cards: Card) -> dict[str, str]:
         kinds = len({getattr(a, name), getattr(b, name), getattr(c, name)})
         report[name] = "same" if kinds == 1 else "different" if kinds == 3 else "neither"
     return report
+
+
+def why_not_set(*cards: Card) -> list[str]:
+    """Say why three cards are not a set, one short line per attribute that breaks the rule.
+
+    Each line names the attribute, the three values in the cards' order, and what is wrong:
+    in a set each attribute is all the same or all different, so a wrong one always has two
+    alike and one different. A set gets an empty list.
+
+    >>> from cards.engine.card import parse_card
+    >>> a, b, c = (parse_card(text) for text in ("0000", "1001", "2112"))
+    >>> for line in why_not_set(a, b, c):  # number and shape are all different: fine
+    ...     print(line)
+    color: red, red, green — two alike, one different
+    shading: solid, solid, striped — two alike, one different
+    >>> why_not_set(*(parse_card(text) for text in ("2220", "1112", "0001")))
+    []
+    """
+    return why_not_set_of(*_exactly(3, cards, "why_not_set"))
+
+
+def why_not_set_of(a: Card, b: Card, c: Card) -> list[str]:
+    """`why_not_set` for three distinct cards of one deck, unchecked (a table's own cards)."""
+    why = []
+    for name, x, y, z in zip(ATTRIBUTE_NAMES, a.values, b.values, c.values, strict=False):
+        if (x == y) != (y == z) or (x == z) != (x == y):
+            words = ", ".join((VALUE_NAMES[name][x], VALUE_NAMES[name][y], VALUE_NAMES[name][z]))
+            why.append(f"{name}: {words} — two alike, one different")
+    return why
+
+
+def why_not_ultra(*cards: Card) -> list[str]:
+    """Say why four cards are not an ultra (UltraSet): for each way to split them into two
+    pairs, the two cards that would complete the pairs differ. An ultra gets an empty list.
+
+    >>> from cards.engine.card import parse_card
+    >>> four = [parse_card(t) for t in ("1000", "2000", "0010", "0020")]
+    >>> why_not_ultra(*four)
+    []
+    >>> for line in why_not_ultra(*four[:3], parse_card("0222")):
+    ...     print(line)
+    1st+2nd need one red solid diamond, 3rd+4th need one green solid squiggle
+    1st+3rd need three red open diamonds, 2nd+4th need two green striped squiggles
+    1st+4th need three green striped squiggles, 2nd+3rd need two red open diamonds
+    """
+    return why_not_ultra_of(*_exactly(4, cards, "why_not_ultra"))
+
+
+def why_not_ultra_of(*four: Card) -> list[str]:
+    """`why_not_ultra` for four distinct cards of one deck, unchecked (a table's own cards)."""
+    t = tables(four[0].attributes)
+
+    def need(i: int, j: int) -> Card:
+        return Card.from_code(t.third[four[i].code * t.size + four[j].code], four[0].attributes)
+
+    why = []
+    for (i, j), (k, m) in (((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))):
+        first, second = need(i, j), need(k, m)
+        if first == second:
+            return []
+        why.append(
+            f"{_ORDINALS[i]}+{_ORDINALS[j]} need {first.phrase}, "
+            f"{_ORDINALS[k]}+{_ORDINALS[m]} need {second.phrase}"
+        )
+    return why
+
+
+_ORDINALS = ("1st", "2nd", "3rd", "4th")

@@ -137,50 +137,8 @@ test("a layout names the same places: AZERTY's second row starts with A", () => 
   assert.deepEqual(list.map((cell) => [cell.key, cell.code]), [["1", "Digit1"], ["a", "KeyQ"], ["q", "KeyA"]]);
 });
 
-test("other players' news: sets found, points lost on declare tables, and who joined", async () => {
-  const {tellOthers} = await import("../../static/js/set/news.js");
-  const before = {you: "ann", scores: {ann: 0, bob: 10, cy: 5}};
-  const after = {you: "ann", scores: {ann: 10, bob: 5, cy: 15, dee: 0}};
-  assert.deepEqual(tellOthers(before, after, {classic: false}), [
-    "bob lost 5 points.",
-    "cy found a set.",
-    "dee joined.",
-  ]);
-  assert.deepEqual(tellOthers(before, after, {classic: true}), ["cy found a set.", "dee joined."]);
-});
-
-test("others see a wrong claim: a classic lockout, a declarer who did not score", async () => {
-  const {tellOthers} = await import("../../static/js/set/news.js");
-  const classicBefore = {you: "ann", scores: {ann: 1, bob: 2}, locked: []};
-  const classicAfter = {you: "ann", scores: {ann: 1, bob: 2}, locked: ["bob"]};
-  assert.deepEqual(tellOthers(classicBefore, classicAfter, {classic: true}), [
-    "bob claimed three cards that are not a set and is locked out.",
-  ]);
-  const up = {state: "up", declarer: "bob"};
-  const none = {state: "none", declarer: null};
-  const atZero = [{you: "ann", scores: {ann: 0, bob: 0}, declare: up}, {you: "ann", scores: {ann: 0, bob: 0}, declare: none}];
-  assert.deepEqual(tellOthers(...atZero, {classic: false}), [
-    "bob did not find a set; the score stays at 0.",
-  ]);
-  const lost = [{you: "ann", scores: {ann: 0, bob: 10}, declare: up}, {you: "ann", scores: {ann: 0, bob: 5}, declare: none}];
-  assert.deepEqual(tellOthers(...lost, {classic: false}), [
-    "bob did not find a set and lost 5 points.",
-  ]);
-  const found = [{you: "ann", scores: {ann: 0, bob: 0}, declare: up}, {you: "ann", scores: {ann: 0, bob: 10}, declare: none}];
-  assert.deepEqual(tellOthers(...found, {classic: false}), ["bob found a set."]);
-  const stillPicking = [{you: "ann", scores: {bob: 0}, declare: up}, {you: "ann", scores: {bob: 0}, declare: up}];
-  assert.deepEqual(tellOthers(...stillPicking, {classic: false}), []);
-});
-
-test("a penalty says what it did to the score, which never goes below 0", async () => {
-  const {penalty} = await import("../../static/js/set/news.js");
-  assert.equal(penalty(-5, -5, 10), "−5 points: your score is 10.");
-  assert.equal(penalty(-5, 0, 0), "−5 points, but the score stays at 0.");
-  assert.equal(penalty(-5, -3, 0), "−5 points: the score goes down by 3 to 0.");
-});
-
 test("a replay says each step in words, naming cards by the server's phrases", async () => {
-  const {describeAction, describeOutcome, nextCards} = await import(
+  const {describeAction, describeOutcome} = await import(
     "../../static/js/replay/describe.js"
   );
   const phrase = (text) => `<${text}>`;
@@ -211,10 +169,34 @@ test("a replay says each step in words, naming cards by the server's phrases", a
   assert.equal(describeOutcome(ultra, phrase), "an ultra! +1");
   const wrongUltra = {...ultra, outcome: {claim: "not_set", points: 0, locked_out: true}};
   assert.equal(describeOutcome(wrongUltra, phrase), "not an ultra, locked out");
-  const board = [[{card: "A"}, {card: "B"}], [{card: "C"}, {card: "D"}], [{card: "E"}, {card: "F"}]];
-  const steps = [{view: {board}}, {action: {type: "pick", row: 1, col: 1}}];
-  assert.deepEqual(nextCards(steps, 0), ["D"]);
-  assert.deepEqual(nextCards(steps, 1), []);
+  const why = ["color: red, red, green — two alike, one different"];
+  const wrongSet = {outcome: {claim: "not_set", points: 0, locked_out: true, why}};
+  assert.equal(
+    describeOutcome(wrongSet, phrase),
+    "not a set, locked out; color: red, red, green — two alike, one different",
+  );
+  const square = {outcome: {status: 1, squares: [[1, 1], [2, 1]], meaning: "Placement accepted"}};
+  assert.equal(describeOutcome(square, phrase), "closing 2 squares; moves again");
+});
+
+test("a replay marks the cards of the step's own move, never the next one's", async () => {
+  const {stepMarks} = await import("../../static/js/replay/describe.js");
+  const row = (...cards) => cards.map((card) => ({card}));
+  const deal = {view: {board: [row("A", "B"), row("C", "D"), row("E", "F")]}};
+  const pick = {action: {type: "pick", row: 1, col: 1}, view: deal.view};
+  const none = {own: [], taken: [], dealt: [], hint: null};
+  assert.deepEqual(stepMarks([deal, pick], 0), none); // the deal marks nothing
+  assert.deepEqual(stepMarks([deal, pick], 1), {...none, own: ["D"]});
+  // A classic board (a flat list): a wrong claim stays marked; a set leaves, new cards come.
+  const flat = (...cards) => ({board: cards.map((card) => ({card}))});
+  const start = {view: flat("A", "B", "C", "D", "E", "F")};
+  const wrong = {action: {type: "claim", cards: ["A", "B", "D"]}, view: start.view};
+  const found = {action: {type: "claim", cards: ["A", "B", "C"]}, view: flat("G", "H", "I", "D", "E", "F")};
+  const steps = [start, wrong, found];
+  assert.deepEqual(stepMarks(steps, 1), {...none, own: ["A", "B", "D"]});
+  assert.deepEqual(stepMarks(steps, 2), {...none, taken: ["A", "B", "C"], dealt: ["G", "H", "I"]});
+  const hint = {action: {type: "hint"}, outcome: {hint: {card: "E"}}, view: found.view};
+  assert.deepEqual(stepMarks([...steps, hint], 3), {...none, hint: "E"});
 });
 
 test("a rating line says the rating, the game's change and the rated games", async () => {

@@ -136,14 +136,17 @@ test("the waiting room: who may start, and a countdown on the server's clock", (
   assert.match(room.text, /Press Start/);
   room = waitingRoom(initialState({...view, you: "ben", may_start: false}), 0);
   assert.equal(room.mayStart, false);
-  assert.equal(room.text, "Waiting for ann to start the game.");
+  assert.equal(room.text, "Waiting for players… ann starts the game.");
+  room = waitingRoom(initialState({...view, players: ["ann"]}), 0);
+  assert.match(room.text, /Invite a friend/);
   // Start pressed: 3 s to go on the server's clock (the browser's is 1 s behind).
   const counting = initialState({...view, starts_at: 10_000}, {skew: 1000});
   room = waitingRoom(counting, 6_500);
   assert.equal(room.countdown, 3);
   assert.equal(room.mayStart, false);
   assert.equal(room.text, "The cards are dealt in 3…");
-  assert.equal(turnText(counting), "Waiting for the start: the cards are dealt when the game starts.");
+  assert.equal(turnText(counting), "");
+  assert.equal(turnText({...counting, view: {...counting.view, you: null, seated: false}}), "You are watching: the game has not started yet.");
   assert.equal(controlsOf(counting).hidden, true);
   assert.equal(waitingRoom(initialState(classic()), 0).waiting, false);
 });

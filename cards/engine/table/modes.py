@@ -26,13 +26,16 @@ from collections.abc import Sequence
 from enum import StrEnum
 from itertools import combinations
 
+from cards.engine.card import all_cards
 from cards.engine.fast import all_sets_codes, count_sets_codes, find_set_codes, tables
+from cards.engine.rules import why_not_set_of, why_not_ultra_of
 
 __all__ = [
     "PUZZLE_BOARD",
     "PUZZLE_SETS",
     "Mode",
     "claim_size",
+    "claim_why",
     "count_claims",
     "find_claim",
     "is_ultra",
@@ -103,6 +106,44 @@ def _chain_sets(board: Sequence[int], chain: Sequence[int], attributes: int):
             b = third[link * size + a]
             if b in on_board and board.index(b) > i:
                 yield (a, b, link)
+
+
+#: Why a Set-Chain claim is wrong when it does not take exactly one card of the chain.
+NOT_CHAINED = "not chained to the last set: a set takes exactly one of its cards"
+#: Why a puzzle's claim is wrong when its set was found already.
+FOUND_ALREADY = "that set was found already"
+
+
+def claim_why(
+    cards: Sequence[int],
+    attributes: int,
+    mode: Mode = Mode.NORMAL,
+    *,
+    chain: Sequence[int] = (),
+    found: Sequence[tuple[int, ...]] = (),
+) -> list[str]:
+    """Say why a claim of ``cards`` (codes) is wrong in ``mode``, in short lines for a person;
+    an empty list for a good claim.
+
+    A set (or an ultra) is judged attribute by attribute (`why_not_set`, `why_not_ultra`); a
+    Set-Chain claim must also take one card of the chain, and a puzzle's set counts once.
+
+    >>> from cards.engine.table.codes import codes_of
+    >>> three = codes_of(["ONE/RED/SOLID/OVAL", "TWO/RED/SOLID/OVAL", "THREE/GREEN/SOLID/OVAL"], 4)
+    >>> claim_why(three, 4)
+    ['color: red, red, green — two alike, one different']
+    >>> claim_why(three, 4, Mode.CHAIN, chain=codes_of(["ONE/RED/OPEN/OVAL"], 4))
+    ['not chained to the last set: a set takes exactly one of its cards']
+    """
+    if mode == Mode.CHAIN and chain and sum(card in chain for card in cards) != 1:
+        return [NOT_CHAINED]
+    if mode == Mode.PUZZLE and tuple(sorted(cards)) in set(found):
+        return [FOUND_ALREADY]
+    deck = all_cards(attributes)
+    shown = [deck[card] for card in cards]
+    if mode == Mode.ULTRA:
+        return why_not_ultra_of(*shown)
+    return why_not_set_of(*shown)
 
 
 def find_claim(

@@ -25,7 +25,8 @@
 
 import {clock, plural} from "../lib/format.js";
 import {ranked} from "../lib/scores.js";
-import {penalty, tellOthers} from "./news.js";
+import {penalty, tellOthers} from "./story.js";
+import {secondsLeft, waitingText} from "./waiting.js";
 
 const WORDS = {one: "set", a: "a set", many: "sets", cards: "three"};
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -259,7 +260,8 @@ export function turnText(state) {
   const status = statusOf(view);
   if (status === "over") return "Game over.";
   if (status === "waiting") {
-    return view.seated ? "Waiting for the start: the cards are dealt when the game starts." : "You are watching: the game has not started yet.";
+    // The waiting room says the rest.
+    return view.seated ? "" : "You are watching: the game has not started yet.";
   }
   if (!view.seated) return "You are watching this table.";
   if (isClassic(view)) {
@@ -337,26 +339,13 @@ export function waitingRoom(state, now) {
   const view = state.view;
   if (statusOf(view) !== "waiting") return {waiting: false};
   const names = view.players || Object.keys(view.scores || {});
-  const startsAt = view.starts_at;
-  let countdown = null;
-  if (startsAt !== null && startsAt !== undefined) {
-    countdown = Math.max(0, Math.ceil((startsAt - serverNow(state, now)) / 1000));
+  const at = serverNow(state, now);
+  const countdown = secondsLeft(view, at);
+  let text = waitingText(view, at);
+  if (countdown === null && view.may_start && names.length < 2) {
+    text = "Waiting for players… Invite a friend with the link, or press Start to play alone.";
   }
-  let text;
-  if (countdown !== null) text = countdown > 0 ? `The cards are dealt in ${countdown}…` : "Dealing…";
-  else if (view.may_start) {
-    text = names.length > 1
-      ? "Everyone here? Press Start to deal the cards."
-      : "Invite a friend with the link, then press Start.";
-  } else if (view.host) text = `Waiting for ${view.host} to start the game.`;
-  else text = "Waiting for the start.";
-  return {
-    waiting: true,
-    names,
-    mayStart: !!view.may_start && countdown === null,
-    countdown,
-    text,
-  };
+  return {waiting: true, names, mayStart: !!view.may_start && countdown === null, countdown, text};
 }
 
 /** What the controls show: each one's {disabled, hidden, text}. */
