@@ -319,3 +319,85 @@ def test_a_spectator_is_offered_the_players_next_game_never_a_seat_error(browser
     page.wait_for_selector("#name-input")  # a watcher with no name picks one to join
     watcher.close()
     player.close()
+
+
+# --- the waiting room (contract A) and the story log (contract B) on the table page -----------
+
+
+def test_a_table_waits_for_its_players_chats_then_deals_after_a_countdown(browser, server):
+    game_id = new_table(server, "{'rules': 'classic', 'attributes': 4, 'start': 'wait'}")
+    host = seat(browser, server, game_id, "Tove")
+    guest = seat(browser, server, game_id, "Uno", viewport=PHONE)
+    host.page.wait_for_selector("#scores li[data-player=Uno]")
+    for person in (host, guest):
+        page = person.page
+        page.wait_for_selector("#waiting-room:not([hidden])")
+        assert page.locator("#board").is_hidden()
+        assert page.locator("#controls").is_hidden()
+        assert page.locator("#game-clock").is_hidden()  # no clock before the deal
+        assert "Tove, Uno" in page.inner_text("#waiting-names")
+        room = rect(page, "#waiting-room")
+        assert room["top"] < 260, room  # the room is where the board will be, in view
+    assert host.page.locator("#start-btn").is_visible()
+    assert guest.page.locator("#start-btn").is_hidden()  # only the host may start
+    assert "Tove starts the game" in guest.page.inner_text("#waiting-text")
+    # They chat while waiting.
+    guest.page.fill("#chat-input", "ready when you are")
+    guest.page.press("#chat-input", "Enter")
+    host.page.wait_for_selector("#timeline li:has-text('ready when you are')")
+    shoot(host, "table-waiting-1280x800")
+    shoot(guest, "table-waiting-390x844")
+    host.page.click("#start-btn")
+    for person in (host, guest):
+        person.page.wait_for_selector("#waiting-text:has-text('The cards are dealt in')")
+    shoot(guest, "table-countdown-390x844")
+    for person in (host, guest):
+        person.page.wait_for_selector("#board .card", timeout=8000)
+        assert person.page.locator("#waiting-room").is_hidden()
+        assert re.fullmatch(r"0:0\d", person.page.inner_text("#game-clock"))
+    # The host's next key goes to the board: a card's key picks it.
+    host.page.wait_for_function("document.activeElement && document.activeElement.id === 'board'")
+    host.page.keyboard.press("Digit1")
+    host.page.wait_for_selector("#board .card.selected")
+    host.close()
+    guest.close()
+
+
+def test_the_table_log_tells_the_story_with_cards_and_why_and_keeps_it_on_reload(browser, server):
+    game_id = new_table(server)
+    ann = seat(browser, server, game_id, "Vera")
+    ben = seat(browser, server, game_id, "Wim", viewport=PHONE)
+    ben.click_cards(not_a_set(ben.cards()))
+    ben.page.wait_for_selector("#message:has-text('Not a set')")
+    ann.page.fill("#chat-input", "unlucky, Wim")
+    ann.page.press("#chat-input", "Enter")
+    ann.click_cards(a_set(ann.cards()))
+    for person in (ann, ben):
+        page = person.page
+        wrong = page.locator("#timeline .story-wrong")
+        wrong.wait_for()
+        assert "Wim claimed three cards that are not a set" in wrong.inner_text()
+        assert wrong.locator(".story-card svg").count() == 3
+        assert "two alike, one different" in wrong.locator(".story-why").inner_text()
+        found = page.locator("#timeline .story-set")
+        found.wait_for()
+        assert found.locator(".story-card svg").count() == 3
+        page.wait_for_selector("#timeline .story-chat:has-text('unlucky, Wim')")
+        # Each line once: the story's ids are unique in the list.
+        ids = page.eval_on_selector_all("#timeline > li", "ls => ls.map(l => l.dataset.entry)")
+        assert len(ids) == len(set(ids)) >= 5, ids
+        log = rect(page, "#timeline")
+        card = page.locator("#timeline .story-card").first.bounding_box()
+        assert log["left"] <= card["x"] and card["x"] + card["width"] <= log["right"]
+    ben.page.locator("#timeline").scroll_into_view_if_needed()
+    shoot(ben, "table-story-390x844")
+    shoot(ann, "table-story-1280x800")
+    before = ben.page.inner_text("#timeline")
+    ben.page.reload()
+    ben.page.wait_for_selector("#timeline .story-set")
+    ben.page.wait_for_function(
+        "n => document.querySelectorAll('#timeline > li').length >= n", arg=len(ids)
+    )
+    assert ben.page.inner_text("#timeline") == before  # a reload keeps the whole log
+    ann.close()
+    ben.close()
