@@ -290,7 +290,7 @@ def computer_game(browser, server):
         "from cards.engine.deck import new_deck;"
         "deck = [c.protocol for c in new_deck(3, rng=5)[:12]];"
         "game = services.game_create(kind='set', options={'rules': 'classic', "
-        "'attributes': 3, 'deck': deck}, is_open=True);"
+        "'attributes': 3, 'deck': deck, 'start': 'now'}, is_open=True);"
         "print(game.pk)"
     )
     game_id = int(server.shell(created).splitlines()[-1])

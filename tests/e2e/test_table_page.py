@@ -21,11 +21,13 @@ LAPTOP = {"width": 1280, "height": 800}
 
 
 def new_table(server, options: str = "{'rules': 'classic', 'attributes': 4}", **extra) -> int:
-    """Create an open Set table as an operator would; return its id."""
+    """Create an open Set table as an operator would; return its id. It deals at its first join
+    unless its options say `'start': 'wait'` (a waiting room)."""
     more = "".join(f", {key}={value!r}" for key, value in extra.items())
     code = (
         "from games import services;"
-        f"game = services.game_create(kind='set', options={options}, is_open=True{more});"
+        f"options = {{'start': 'now', **{options}}};"
+        f"game = services.game_create(kind='set', options=options, is_open=True{more});"
         "print(game.pk)"
     )
     return int(server.shell(code).splitlines()[-1])

@@ -254,24 +254,34 @@ async function refreshSeats() {
 
 // --- drawing: everything from the state ----------------------------------------------------
 
+// What the cards were last drawn from: the cards are drawn again only when it changes (a chat
+// line or a presence frame leaves them, and a card leaving its place, as they are).
+let cardsDrawnFrom = "";
+
 function render(s, moment = {}) {
   const view = s.view;
   const status = statusOf(view);
   const playing = canPlay(s);
-  keys.shown = drawBoard(el.board, view, {
-    card,
-    keyboard: keys.keyboard,
-    landscape: true,
-    interactive: playing,
-    fresh: moment.fresh || [],
-    taken: moment.taken || [],
-    selected: isClassic(view) ? s.selection.concat(s.pending || []) : [],
-    hint: view.hint ? view.hint.card : null,
-  });
+  const selected = isClassic(view) ? s.selection.concat(s.pending || []) : [];
+  const hint = view.hint ? view.hint.card : null;
+  const from = JSON.stringify([view.board, view.chain, view.found, selected, hint, playing, keys.keyboard.layout]);
+  if (from !== cardsDrawnFrom || moment.fresh || moment.taken || moment.force) {
+    cardsDrawnFrom = from;
+    keys.shown = drawBoard(el.board, view, {
+      card,
+      keyboard: keys.keyboard,
+      landscape: true,
+      interactive: playing,
+      fresh: moment.fresh || [],
+      taken: moment.taken || [],
+      selected,
+      hint,
+    });
+    drawModeAreas(s, playing);
+  }
   el.board.hidden = status === "waiting";
   el.board.classList.toggle("locked", !!view.locked_out);
   el.board.classList.toggle("waiting", !isClassic(view) && view.declare.state === "up");
-  drawModeAreas(s, playing);
   el.turn.textContent = turnText(s);
   el.turn.classList.toggle("alert", !!view.locked_out && status === "active");
   drawControls(s);
@@ -610,7 +620,7 @@ function copies(button, input, done, what) {
 }
 copies(el.copyResult, el.resultLine, "Your result is copied: paste it anywhere.", "your result");
 copies(el.copy, el.share, "The link is copied: send it to a friend.", "the selected link");
-onLayoutChange(() => render(state));
+onLayoutChange(() => render(state, {force: true}));
 
 /** The help's rows of keys, in the chosen layout. */
 function drawKeyRows() {
