@@ -299,6 +299,7 @@ function start(root) {
 
   function choose(piece) {
     pick.piece = piece;
+    if (ui.message.classList.contains("info")) say(""); // "Choose a piece first." is done
     if (!pick.at) {
       const spots = legal.spots(piece, permutation());
       pick.at = spots.length ? spots[0].slice() : view.opening.slice();
