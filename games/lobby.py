@@ -114,13 +114,16 @@ def table_row(
     seats = list(game.seats.all())
     play_url = selectors.page_url(game.kind, game.pk)
     describe = getattr(get_rules(game.kind), "describe", None)
+    rated, unrated = selectors.rated_now(game)
     return {
         "id": game.pk,
         "kind": game.kind,
         "kind_label": game.get_kind_display(),
         "description": describe(game.options or {}) if describe is not None else "",
         "is_open": game.is_open,
-        "rated": game.rated,
+        # Whether it rates, as far as is known now, and why not at one created rated.
+        "rated": rated,
+        "unrated": unrated,
         "status": game.status,
         "status_label": game.get_status_display(),
         "seats": selectors.seats_shown(game, shown_ratings),

@@ -9,8 +9,8 @@ import random
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import ratings, services, store
-from games.errors import RuleError
+from games import ratings, selectors, services, store
+from games.errors import Forbidden, RuleError
 from games.models import Game, Player, Rating, RatingChange
 from games.rules import get_rules
 from squaregame.engine import GameState, choose_move
@@ -86,10 +86,21 @@ def test_a_seat_that_is_not_another_account_makes_a_game_unrated(other):
     assert ratings.standing("square", {"players": 2}, state, alone) == ("square", {1: 0, 2: 1})
 
 
-def test_a_guest_at_a_rated_game_played_to_the_end_rates_no_one():
+def test_a_guest_cannot_sit_at_a_rated_game_and_one_who_sat_earlier_rates_no_one():
     ann = account("ann")
-    game, _ = square_game([ann, None])
-    assert game.rated and not RatingChange.objects.exists() and not Rating.objects.exists()
+    # Rated means rated: a rated table seats accounts only, so the guest is refused, with why.
+    with pytest.raises(Forbidden, match="only players signed in to an account"):
+        square_game([ann, None])
+    # A game stored before that rule, with a guest seated, played to its end: not rated.
+    game, _ = square_game([ann, None], rated=False)
+    Game.objects.filter(pk=game.pk).update(rated=True)
+    game.refresh_from_db()
+    store.run(ratings.rate_ended(game.pk, "square", game.state))
+    assert not RatingChange.objects.exists() and not Rating.objects.exists()
+    assert selectors.rated_now(game) == (
+        False,
+        "guest1 has no account: a rated game seats accounts only.",
+    )
 
 
 def test_a_game_not_created_rated_rates_no_one():
