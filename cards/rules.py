@@ -100,6 +100,24 @@ MODE_NAMES = {
     "puzzle": "Puzzle",
 }
 
+#: How many cards a game deals in all, as the lobby's form offers it (label, cards or None: the
+#: whole deck); a quick game ends after a few sets.
+LENGTHS = {"full": ("Whole deck", None), "quick": ("Quick: 18 cards", 18)}
+
+
+def table_options(*, rules: str, mode: str, attributes: int, length: str, seed: int) -> dict:
+    """The options of a table as the lobby's form chooses them (not checked: `SetTable.options`
+    checks them): a quick game deals the first cards of a shuffle from `seed`; a puzzle deals
+    its own 12 cards, so it has no length."""
+    options = {"rules": rules, "attributes": attributes}
+    if mode != "normal":
+        options["mode"] = mode
+    size = LENGTHS[length][1]
+    if size is not None and size < 3**attributes and mode != "puzzle":
+        options["deck"] = [card.protocol for card in new_deck(attributes, rng=seed)[:size]]
+    return options
+
+
 # What the rules read of each action: the log keeps that, not whatever else was sent.
 ACTION_FIELDS = {"pick": ("type", "row", "col"), "claim": ("type", "cards")}
 
@@ -286,6 +304,24 @@ class SetTable:
         if mode != "normal":
             return f"set-{mode}"
         return f"set-{options.get('rules', 'declare')}{'' if attributes == 4 else f'-{attributes}'}"
+
+    #: What unrates a table created rated once it is played (`unrated_state`), for people.
+    unrated_by = "A hint taken makes a rated table unrated, for everyone at it."
+
+    def option_choices(self) -> list[tuple[dict, dict]]:
+        """Every choice of the lobby's form for a new table, as (its fields as the form sends
+        them, the options they make): the platform checks each with `options` and asks whether
+        it can be rated (games.option_rules), so the form offers only what the server takes."""
+        return [
+            (
+                {"rules": rules, "mode": mode, "attributes": str(attributes), "length": length},
+                table_options(rules=rules, mode=mode, attributes=attributes, length=length, seed=0),
+            )
+            for rules in RULE_SETS
+            for mode in MODE_NAMES
+            for attributes in (3, 4, 5)
+            for length in LENGTHS
+        ]
 
     def unrated_state(self, state: dict) -> str | None:
         """Why a table created rated will not rate any more, in a sentence, or None: a hint

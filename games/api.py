@@ -16,7 +16,7 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import limits, ratings, runtime, selectors, services
+from games import limits, option_rules, ratings, runtime, selectors, services
 from games import serializers as s
 from games.auth import (
     AccountGrant,
@@ -253,6 +253,29 @@ class LeaderboardView(APIView):
     )
     def get(self, request, mode: str):
         return Response(selectors.leaderboard(mode))
+
+
+class OptionRulesView(APIView):
+    authentication_classes = ()
+    permission_classes = ()
+
+    @extend_schema(
+        tags=["Games"],
+        summary="The rules of each kind's options: what is accepted, what can be rated",
+        description=(
+            "Said before a game is made, from the kinds' own rules (games.option_rules): for "
+            "each kind its seats, whether it is rated and how (`rated.seats`: a rated table "
+            "seats accounts only; `rated.min_players`; `rated.unrated_by`: what unrates it "
+            "once played, a hint at a Set table), and each choice of its lobby form "
+            "(`choices`: the Set table's rules, mode, attributes and length) accepted or "
+            "refused (`refused`: the server's sentence), rated or not (`unrated`: why not). "
+            "A create with `rated` and a choice whose `rated` is false is a 400, code "
+            "`not_rated`. The lobby embeds the Set kind's part as JSON (id `option-rules`)."
+        ),
+        responses={200: s.OptionRulesOut},
+    )
+    def get(self, request):
+        return Response(option_rules.option_rules())
 
 
 class JoinView(APIView):

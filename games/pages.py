@@ -51,7 +51,12 @@ def form_status(error: Exception) -> int:
 
 
 class FormError(ValueError):
-    """A form field a person must correct; the message says how."""
+    """A form field a person must correct; the message says how, and `field` (a form field's
+    name, or None: the whole form) which control it is shown beside."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -82,7 +87,7 @@ def _choice(data, key: str, allowed, label: str, default=None):
     value = (data.get(key) or "").strip() or default
     if value not in allowed:
         names = ", ".join(str(item) for item in allowed)
-        raise FormError(f"Choose the {label} among {names}; {value!r} is not one of them.")
+        raise FormError(f"Choose the {label} among {names}; {value!r} is not one of them.", key)
     return value
 
 
@@ -96,7 +101,7 @@ def _int_choice(data, key: str, allowed, label: str, default: int) -> int:
         value = None
     if value not in allowed:
         names = ", ".join(str(item) for item in allowed)
-        raise FormError(f"Choose the {label} among {names}; {raw[:20]!r} is not one of them.")
+        raise FormError(f"Choose the {label} among {names}; {raw[:20]!r} is not one of them.", key)
     return value
 
 

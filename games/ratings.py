@@ -91,6 +91,11 @@ GUEST_REFUSED = (
     "to play, or watch."
 )
 COMPUTER_REFUSED = "This table is rated: only accounts sit at it, never a computer."
+RATED_SEATS = (
+    "A rated table seats accounts only (no guests, no computers), each once, and rates when "
+    "two or more have played."
+)
+RATED_MIN_PLAYERS = 2
 TWICE_REFUSED = "This table is rated: an account sits at it once."
 
 
@@ -138,7 +143,7 @@ def unrated_reason(
     found = why(state) if why is not None else None
     if found is not None:
         return found
-    if over and len(seats) < 2:
+    if over and len(seats) < RATED_MIN_PLAYERS:
         who = f"Only {seats[0].name} played" if seats else "Nobody played"
         return f"{who}: a rated game needs two players or more."
     return None

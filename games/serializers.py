@@ -269,6 +269,52 @@ class GameDetailOut(GameOut):
     )
 
 
+class OptionChoiceOut(serializers.Serializer):
+    fields = serializers.DictField(
+        child=serializers.CharField(),
+        help_text=(
+            'The form\'s fields, as it sends them: `{"rules", "mode", "attributes", "length"}`.'
+        ),
+    )
+    accepted = serializers.BooleanField(help_text="Whether the server makes a game of it.")
+    refused = serializers.CharField(allow_null=True, help_text="Why not, when it does not.")
+    rated = serializers.BooleanField(help_text="Whether a game of it can be created rated.")
+    unrated = serializers.CharField(
+        allow_null=True, help_text="Why an accepted choice cannot be rated (null: it can)."
+    )
+
+
+class KindRatedRulesOut(serializers.Serializer):
+    can_rate = serializers.BooleanField()
+    modes = serializers.DictField(
+        child=serializers.CharField(), help_text="The kind's rated modes, with their names."
+    )
+    never = serializers.CharField(allow_null=True, help_text="Why the kind is never rated.")
+    seats = serializers.CharField(allow_null=True, help_text="Who sits at a rated table.")
+    min_players = serializers.IntegerField(
+        allow_null=True, help_text="How many accounts must play for the game to rate."
+    )
+    unrated_by = serializers.CharField(
+        allow_null=True, help_text="What unrates a rated table once it is played."
+    )
+
+
+class KindSeatsOut(serializers.Serializer):
+    min = serializers.IntegerField()
+    max = serializers.IntegerField(allow_null=True, help_text="null: no limit.")
+
+
+class KindRulesOut(serializers.Serializer):
+    label = serializers.CharField()
+    seats = KindSeatsOut()
+    rated = KindRatedRulesOut()
+    choices = OptionChoiceOut(many=True)
+
+
+class OptionRulesOut(serializers.Serializer):
+    kinds = serializers.DictField(child=KindRulesOut(), help_text="By kind: set, setwar, square.")
+
+
 class LeaderboardPlayerOut(serializers.Serializer):
     name = serializers.CharField(help_text="The account's name.")
     rating = serializers.IntegerField(help_text="The rating (openskill's estimate, rounded).")
