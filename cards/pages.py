@@ -14,7 +14,7 @@ import random
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cards.engine.card import deck_table
@@ -165,9 +165,11 @@ def table_create(request):
         table = _table_form(request.POST)
         limits.check_join(request)
         player = session_player_save(request, name)
+        # A table of its creator and computers is dealt at once; friends wait for the Start.
+        start = "now" if table["computers"] else "wait"
         game = services.game_create(
             kind=Game.Kind.SET,
-            options=table["options"],
+            options={**table["options"], "start": start},
             seed=table["seed"],
             is_open=table["is_open"],
             rated=request.user.is_authenticated and request.POST.get("rated") == "on",
@@ -183,6 +185,13 @@ def table_create(request):
     return redirect("table", game_id=game.pk)
 
 
+def _story_url(game: Game) -> str | None:
+    try:
+        return reverse("game-story", args=[game.pk])
+    except NoReverseMatch:
+        return None
+
+
 def _table_context(request, game: Game, *, solitaire: bool = False) -> dict:
     context = live_page_context(request, game)
     game = context["game"]
@@ -194,7 +203,14 @@ def _table_context(request, game: Game, *, solitaire: bool = False) -> dict:
         # The page draws and names cards from these and presses the keys the help shows.
         deck=deck_table(view.get("attributes", 4)),
         keys=BOARD_KEYS,
+        # A rated table asks before a hint (a hint makes the game unrated for everyone).
+        rated=bool(game.rated),
+        # The table log is the game's story, where the server tells it (GET, and the socket's
+        # "story" frames with ?story=1).
+        story_url=_story_url(game),
     )
+    if context["config"]["story_url"]:
+        context["config"]["ws_url"] += "&story=1"
     daily = view.get("mode") == "puzzle" and "day" in game.options
     context["config"]["puzzle_day"] = game.options.get("day") if daily else None
     return {
@@ -263,7 +279,8 @@ def solitaire(request):
         if name is not None:
             player = session_player_save(request, name)
         game = services.game_create(
-            kind=Game.Kind.SET, options={"rules": "classic", "attributes": attributes}
+            kind=Game.Kind.SET,
+            options={"rules": "classic", "attributes": attributes, "start": "now"},
         )
         services.game_join(game_id=game.pk, player=player, name=player.name)
     except (FormError, GameError) as error:

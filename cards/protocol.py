@@ -48,7 +48,9 @@ from games.middleware import allowed_host
 from games.models import Game
 from games.store import TableHead
 
-PROTOCOL_PATH = re.compile(r"^/(?:(?:look|declare|pick|add|watch|tables)(?:/.*)?|scores.*)$", re.S)
+# The protocol's own paths (§10); every other path is the site's. \Z, not $: "$" also matches
+# before a final newline, and Django's URL patterns (config.urls) match the whole path.
+PROTOCOL_PATH = re.compile(r"^/(?:(?:look|declare|pick|add|watch|tables)(?:/.*)?|scores.*)\Z", re.S)
 
 
 def watch_timeout_s() -> float:
@@ -457,7 +459,3 @@ async def dispatch(request, *args, **kwargs):
     return as_http_response(
         await serve_in_django(request.path, limits.client_address(request.META))
     )
-
-
-def unknown(request, *args, **kwargs):
-    return as_http_response(error(UNKNOWN))

@@ -133,9 +133,14 @@ class SetTable:
         if not isinstance(options, dict):
             raise RuleError(
                 "Set table options are a JSON object: rules, attributes, deck, board_size, "
-                "away_ms, declare_ms, mode, day.",
+                "away_ms, declare_ms, mode, day, start.",
                 "bad_option",
             )
+        # A table opens waiting for its players, unless it says to deal at once (solitaire,
+        # computers, the text protocol's tables); a day's puzzle is dealt to everyone at once.
+        # Stored explicitly: a game stored without it was dealt when made (the engine's default).
+        if "start" not in options:
+            options = {**options, "start": "now" if "day" in options else "wait"}
         # A mode is a way to play the classic table, so it implies the classic rules.
         rules = options.get("rules", "classic" if "mode" in options else "declare")
         if rules == "declare" and options.get("mode", "normal") != "normal":
@@ -200,10 +205,11 @@ class SetTable:
         return RULE_SETS[typed.rules].view(typed, actor, now_ms)
 
     def status(self, state: dict) -> str:
+        """ "waiting" until the cards are dealt and someone sits, "active", then "over"."""
         typed = table_state(state)
         if typed.over:
             return "over"
-        return "active" if typed.players else "waiting"
+        return "active" if typed.players and not typed.waiting else "waiting"
 
     def scores(self, state: dict) -> dict[str, int]:
         return table_state(state).scores.copy()  # a read-only view's copy: a dict
@@ -345,7 +351,7 @@ class SetTable:
             or any(tally.hinted for tally in typed.tally.values())
         ):
             return None
-        return (typed.ended_ms - typed.created_ms) / 1000
+        return (typed.ended_ms - (typed.started_ms or typed.created_ms)) / 1000
 
     def rating(self, options: dict, state: dict) -> tuple[str, dict[str, int]] | None:
         """The mode a finished table is rated in and each player's rank (0 first, equal scores

@@ -226,6 +226,18 @@ CARD_TEXT = {
                 "description": "Milliseconds without a request before a player is away, at "
                 "most one day (86400000).",
             },
+            "start": {
+                "type": "string",
+                "enum": ["wait", "now"],
+                "default": "wait",
+                "description": "`wait` (the default; `now` for a daily puzzle, `day`): the table "
+                "opens waiting, with no cards, while players join and chat; a seated player (its "
+                "creator, or anyone once the creator is away) starts it with POST "
+                '/api/games/<id>/start or the action `{"type": "start"}`, and the cards are dealt '
+                "3 s later. `now`: the cards are dealt as the table is made (solitaire, a table "
+                "of computers, a table for the text protocol). A rated table takes no new "
+                "player once dealt.",
+            },
             "declare_ms": {
                 "type": "integer",
                 "minimum": 1,
@@ -259,9 +271,10 @@ class ClaimCardsField(serializers.ListField):
 
 class SetSimpleAction(serializers.Serializer):
     type = serializers.ChoiceField(
-        choices=["declare", "add", "hint", "count", "look", "watch"],
+        choices=["declare", "add", "hint", "count", "look", "watch", "start"],
         help_text="Declare tables: declare, add, hint, count, look, watch. Classic tables: hint, "
-        "count, look.",
+        "count, look. Both: start (a waiting table's Start: its cards are dealt 3 s later; "
+        "before that every action but join, look, watch and start is a 409).",
     )
 
 

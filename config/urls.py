@@ -35,8 +35,8 @@ urlpatterns = [
     # [\s\S], not ".": a decoded path may hold a newline (%0A), which "." does not match.
     re_path(r"^(?:look|declare|pick|add|watch|tables)(?:/[\s\S]*)?$", protocol.dispatch),
     re_path(r"^scores[\s\S]*$", protocol.dispatch),
-    # Any other path outside the app's own sections answers like the original server.
-    re_path(r"^(?!admin|accounts/|api/|static/|ws/)[\s\S]+$", protocol.unknown),
+    # Every other path is the site's: a page's address without its final slash redirects to it
+    # (APPEND_SLASH, games.middleware.CommonMiddleware), anything else is the site's 404 below.
 ]
 
 # A missing page or game: the site's own page (Django's debug page only with DJANGO_DEBUG=1).

@@ -349,7 +349,13 @@ class RematchView(APIView):
     )
     def post(self, request, game_id: int):
         s.RematchRequest(data=request.data).is_valid(raise_exception=True)  # a JSON object
-        seat = acting_seat(request, game_id)
+        try:
+            seat = acting_seat(request, game_id)
+        except Forbidden:
+            if isinstance(request.auth, SeatRef):
+                raise  # a seat token of another game: that is what is wrong
+            # A spectator (a page watching the game): no word of tokens, what they can do.
+            raise Forbidden(services.WATCHERS_REMATCH) from None
         game, ref, seated_now = services.game_rematch(
             game_id=seat.game_id, player_id=seat.player_id, credential=credential_of(request)
         )
@@ -400,6 +406,44 @@ class MovesView(APIView):
         data.is_valid(raise_exception=True)
         now = services.now_ms()
         work = services.move(game_id=seat.game_id, seat=seat, action=data.validated_data, now=now)
+        result = services.run(work)
+        return Response(selectors.move_reply(result, seat_name=seat.name, now=now))
+
+
+class StartView(APIView):
+    authentication_classes = AUTH
+    parser_classes = JSON_BODY
+
+    @extend_schema(
+        tags=["Games"],
+        summary="Start a waiting Set table",
+        description=(
+            'A Set table made with `options.start` `"wait"` (the default) deals no cards until '
+            "a seated player starts it: its creator's seat, or any seated player once the "
+            "creator is away. The answer is the start's move (as `POST .../moves` with "
+            '`{"type": "start"}` answers it): `outcome.starts_ms` is when the cards are dealt '
+            "(3 s later, a countdown everyone's view shows as `starts_at`). Send the seat token, "
+            "an account's Bearer token, or the seated browser's session with its CSRF token. "
+            "409 when the table has started already (or is counting down); 403 for someone "
+            "without a seat, or a seated player while the creator is here; 404 for a game the "
+            "request cannot reach."
+        ),
+        request=s.StartRequest,
+        responses={
+            200: s.ActionOut,
+            **JSON_BODY_RESPONSES,
+            **NOT_FOUND,
+            **FORBIDDEN_RESPONSES,
+            **RATE_LIMITED_RESPONSES,
+            409: error_response("The game has already started."),
+        },
+    )
+    def post(self, request, game_id: int):
+        seat = acting_seat(request, game_id)
+        s.StartRequest(data=request.data).is_valid(raise_exception=True)  # a JSON object
+        now = services.now_ms()
+        action = {"type": "start"}
+        work = services.move(game_id=seat.game_id, seat=seat, action=action, now=now)
         result = services.run(work)
         return Response(selectors.move_reply(result, seat_name=seat.name, now=now))
 

@@ -53,11 +53,12 @@ class Conflict(GameError):
 
 
 class RuleError(GameError, ValueError):
-    """An action or option the rules refuse (400); `code` is a short machine-readable reason.
-    Rules adapters raise it, and turn their engine's own errors into it."""
+    """An action or option the rules refuse (400; 409 for one the game's moment refuses, 403
+    for a player who may not); `code` is a short machine-readable reason. Rules adapters raise
+    it, and turn their engine's own errors into it."""
 
-    def __init__(self, message: str, code: str = "invalid"):
-        super().__init__(message)
+    def __init__(self, message: str, code: str = "invalid", *, http_status: int | None = None):
+        super().__init__(message, http_status=http_status)
         self.code = code
 
 

@@ -6,9 +6,37 @@ from urllib.parse import urlsplit
 
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
+from django.http import HttpResponsePermanentRedirect
 from django.http.request import split_domain_port, validate_host
+from django.middleware import common
+from django.utils.http import escape_leading_slashes
 
 from games.errors import outage_response, unavailable
+
+
+class HttpResponsePermanentRedirectKeepingMethod(HttpResponsePermanentRedirect):
+    """A 308: the browser sends the same method and body to the new address (a 301 turns a
+    form's POST into a GET and drops what was sent)."""
+
+    status_code = 308
+
+
+class CommonMiddleware(common.CommonMiddleware):
+    """Django's CommonMiddleware (APPEND_SLASH: `/puzzle` redirects to `/puzzle/`), except that a
+    form sent to a page's address without its final slash is redirected with its method and
+    body (308), where Django's would answer a 301 (a browser then sends a GET) or, under DEBUG,
+    raise an error. Paths that resolve (the plain-text protocol's, /play/new) are never
+    redirected: APPEND_SLASH only acts on a path nothing answers."""
+
+    def process_response(self, request, response):
+        if (
+            request.method not in ("GET", "HEAD")
+            and response.status_code == 404
+            and self.should_redirect_with_slash(request)
+        ):
+            target = escape_leading_slashes(request.get_full_path(force_append_slash=True))
+            return HttpResponsePermanentRedirectKeepingMethod(target)
+        return super().process_response(request, response)
 
 
 class RunMiddlewareInOneThread:

@@ -229,8 +229,12 @@ def live_page_context(request, game: Game) -> dict:
 
 @require_GET
 def replay_page(request, game_id: int):
-    """Step through a game's moves with the board as it was after each one."""
+    """Step through a game's moves with the board as it was after each one; a kind with a
+    viewer of its own (``replay_page``: Set War's rounds) is sent to it."""
     game = game_or_404(request, game_id)
+    viewer = getattr(get_rules(game.kind), "replay_page", None)
+    if viewer is not None:
+        return redirect(with_query(request, reverse(viewer, args=[game.pk])))
     seats = list(game.seats.select_related("player"))  # whose accounts mark the guests
     return render(
         request,

@@ -118,11 +118,17 @@ class NewGame:
 # -- planning: the rules only, no database --------------------------------------------------------
 
 
+#: How an engine's error says what kind of refusal it is (its ``refusal``), as an HTTP status.
+REFUSALS = {"conflict": 409, "forbidden": 403}
+
+
 def _rule_error(exc: Exception) -> GameError:
-    """The platform's one rule error for whatever a kind's rules refused with."""
+    """The platform's one rule error for whatever a kind's rules refused with: a 400, or the
+    status of the engine's kind of refusal (a move before the deal is a conflict, 409)."""
     if isinstance(exc, RuleError):
         return exc
-    return RuleError(str(exc), getattr(exc, "code", "invalid"))
+    status = REFUSALS.get(getattr(exc, "refusal", None))
+    return RuleError(str(exc), getattr(exc, "code", "invalid"), http_status=status)
 
 
 def after(head: TableHead, change: Change) -> TableHead:
@@ -278,8 +284,10 @@ def plan_join(
     is_computer: bool = False,
     protocol: bool = False,
     computer: dict | None = None,
+    rated: bool = False,
 ) -> Change:
-    """Seat `name` (after whatever is due) at `head`, whose seats are `seats`."""
+    """Seat `name` (after whatever is due) at `head`, whose seats are `seats`. A `rated` game
+    takes no new seat once it has started: its players are those it was rated for."""
     rules = get_rules(head.kind)
     steps, state, clocks = plan_due(head, seats, now)
     status = rules.status(state)
@@ -287,10 +295,16 @@ def plan_join(
         raise GameError("The game is over; nobody can join it.", http_status=409)
     if status == Game.Status.ACTIVE and not rules.join_while_active:
         raise GameError("The game has started; nobody can join it now.", http_status=409)
+    if rated and status == Game.Status.ACTIVE:
+        raise RuleError(
+            "This rated game has started: its players are seated. Watch it, or join the next one.",
+            "started",
+            http_status=409,
+        )
     if rules.max_seats is not None and len(seats) >= rules.max_seats:
         raise GameError(f"The game is full ({rules.max_seats} seats).", http_status=409)
     if any(_looks_alike(seat, name, protocol) for seat in seats):
-        raise GameError(f"The name {name!r} is taken at this game.", http_status=409)
+        raise RuleError(f"The name {name!r} is taken at this game.", "name_taken", http_status=409)
     try:
         result = rules.join(state, name, now)
     except ValueError as exc:

@@ -12,6 +12,8 @@ The platform calls only these methods; each kind adapts its pure engine to them:
 A kind may also have (the platform asks with ``getattr``):
 
 - ``describe(options)``, ``page``: a short description for lists, its own page's URL name;
+- ``replay_page``: the URL name of its own viewer of a stored game, where the shared replay page
+  (``/games/<id>/replay/``) sends it (Set War's rounds are stepped through in its viewer);
 - ``rating_modes``, ``rating_mode(options)``, ``rating(options, state)``: its rated modes
   (games.ratings);
 - ``rematch_options(options, seed)``: the options of a finished game played again (a new deal);

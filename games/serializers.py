@@ -284,6 +284,10 @@ class RematchRequest(serializers.Serializer):
     """An empty JSON object, {}: who asks is said by the token or the session."""
 
 
+class StartRequest(serializers.Serializer):
+    """An empty JSON object, {} (or no body): who starts is said by the token or the session."""
+
+
 class RematchOut(JoinOut):
     url = serializers.CharField(help_text="The new game's page.")
 

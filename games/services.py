@@ -361,15 +361,20 @@ def join(
     Written whose change holds the seat."""
     now = now_ms() if now is None else now
 
-    def plan(head, seats):
+    def plan(head, seats, rated):
         if head.link_key and not reached and not keys_match(key, head.link_key):
             raise NotFound(f"There is no game with id {game_id}.")
-        change = plan_join(head, seats, name=name, now=now, player_id=player_id)
+        change = plan_join(head, seats, name=name, now=now, player_id=player_id, rated=rated)
         change.new_seat.credential = credential
         return change, None
 
+    def job():
+        # A rated game is joined only until it starts (planning.plan_join): read whether it is.
+        rated, _options, _seats = yield store.ReadRated(game_id)
+        return (yield from commit(game_id, lambda h, s: plan(h, s, rated), seats=True, now=now))
+
     counted = (("joins", client),) if client is not None else ()
-    return Work(commit(game_id, plan, seats=True, now=now), counted)
+    return Work(job(), counted)
 
 
 def create(
@@ -553,6 +558,13 @@ def game_join(*, game_id: int, player=None, name: str | None = None, now: int | 
     return seat_ref(int(game_id), written.change.new_seat)
 
 
+#: What a watcher who asks to play a finished game again is told: the page offers the next game.
+WATCHERS_REMATCH = (
+    "Only the game's players can play it again; you can watch or join the next game when they "
+    "start one."
+)
+
+
 def game_rematch(
     *, game_id: int, player_id: int, credential: str = ""
 ) -> tuple[Game, store.SeatRef, bool]:
@@ -566,7 +578,7 @@ def game_rematch(
         raise Conflict("The game is not over yet: play it to its end, then play it again.")
     seat = game.seats.filter(player_id=player_id, is_computer=False).first()
     if seat is None:
-        raise Forbidden("Only the game's players can play it again; watchers can join the new one.")
+        raise Forbidden(WATCHERS_REMATCH)
     new = _rematch_game(game, by=seat.name)
     mine = new.seats.filter(player_id=player_id).first()
     if mine is None:
@@ -832,6 +844,10 @@ async def ahead(game_id) -> TableHead | None:
     return head
 
 
+#: The default table's options: the text protocol's table, dealt when made, as its spec says.
+DEFAULT_TABLE = {"rules": "declare", "start": "now"}
+
+
 def default_table() -> TableHead:
     """The table the bare protocol routes address, created on first use."""
     head = selectors.table_head(default=True)
@@ -839,7 +855,7 @@ def default_table() -> TableHead:
         return head
     try:
         head, _created, _options = run(
-            create(kind=Game.Kind.SET, options={"rules": "declare"}, is_open=True, is_default=True)
+            create(kind=Game.Kind.SET, options=DEFAULT_TABLE, is_open=True, is_default=True)
         )
     except Conflict:  # another request created it first
         head = selectors.table_head(default=True)
@@ -852,9 +868,7 @@ async def adefault_table() -> TableHead | None:
     if game_id is None:
         try:
             head, _created, _options = await arun(
-                create(
-                    kind=Game.Kind.SET, options={"rules": "declare"}, is_open=True, is_default=True
-                )
+                create(kind=Game.Kind.SET, options=DEFAULT_TABLE, is_open=True, is_default=True)
             )
             return head
         except Conflict:  # another request created it first

@@ -7,6 +7,7 @@ urlpatterns = [
     path("games/<int:game_id>/", api.GameDetailView.as_view(), name="game-detail"),
     path("games/<int:game_id>/join", api.JoinView.as_view(), name="game-join"),
     path("games/<int:game_id>/moves", api.MovesView.as_view(), name="game-moves"),
+    path("games/<int:game_id>/start", api.StartView.as_view(), name="game-start"),
     path("games/<int:game_id>/rematch", api.RematchView.as_view(), name="game-rematch"),
     path("games/<int:game_id>/computers", api.ComputerView.as_view(), name="game-computers"),
     path("games/<int:game_id>/chat", api.ChatView.as_view(), name="game-chat"),

@@ -20,7 +20,7 @@ def set_table_actions(state: TableState, player: str) -> list[dict] | None:
     claim that mode asks for (four cards of an ultra, a set through the chain, a puzzle's set
     not found yet).
     """
-    if state.over:
+    if state.over or state.waiting:
         return None
     if isinstance(state, DeclareState):
         declaring = state.declaring

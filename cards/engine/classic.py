@@ -61,7 +61,11 @@ from cards.engine.table.shared import (
     is_present,
     option_int,
     record_hint,
+    refuse_before_deal,
     seat,
+    start_option,
+    start_table,
+    start_view,
     tallied,
     touch_state,
     was_hinted,
@@ -126,7 +130,7 @@ class ClassicRules(TableRules):
     """
 
     name = "classic"
-    actions = ("join", "look", "claim", "hint", "count")
+    actions = ("join", "look", "claim", "hint", "count", "start")
 
     @staticmethod
     def new_state(*, options: dict | None = None, seed: int = 0, now_ms: int = 0) -> ClassicState:
@@ -134,46 +138,40 @@ class ClassicRules(TableRules):
 
         Options: ``attributes`` (3, 4 or 5; default 4), ``deck`` (card strings in deck order),
         ``board_size`` (a multiple of 3; default 3 × attributes), ``away_ms`` (default 60000,
-        only for showing who is present).
+        only for showing who is present), ``start`` ("now", the default, or "wait": no cards
+        until a player starts the table).
 
         >>> state = ClassicRules.new_state(options={"attributes": 3, "board_size": 3}, seed=1)
         >>> len(state.board), len(state.deck)
         (6, 21)
+        >>> waiting = ClassicRules.new_state(options={"attributes": 3, "start": "wait"}, seed=1)
+        >>> waiting.board, len(waiting.deck), waiting.started_ms
+        ((), 27, None)
         """
         options = ClassicRules.clean_options(options)
         attributes = options.get("attributes", 4)
         mode = Mode(options.get("mode", Mode.NORMAL))
-        away_ms = options.get("away_ms", AWAY_MS)
+        fields = {
+            "attributes": attributes,
+            "board_size": options.get("board_size", 3 * attributes),
+            "away_ms": options.get("away_ms", AWAY_MS),
+            "created_ms": now_ms,
+            "board": (),
+            "waiting": True,
+        }
         if mode == Mode.PUZZLE:
             if "deck" in options:
                 board = tuple(deal_deck(options, attributes, seed, PUZZLE_BOARD))
             else:  # a day's puzzle too: the platform gives every game of that day one seed
                 board = puzzle_board(seed, attributes)
-            return ModeState(
-                attributes=attributes,
-                board_size=PUZZLE_BOARD,
-                away_ms=away_ms,
-                created_ms=now_ms,
-                board=board,
-                deck=(),
-                mode=mode,
-            )
-        board_size = options.get("board_size", 3 * attributes)
-        deck = deal_deck(options, attributes, seed, board_size)
-        fields = {
-            "attributes": attributes,
-            "board_size": board_size,
-            "away_ms": away_ms,
-            "created_ms": now_ms,
-            "board": tuple(deck[:board_size]),
-            "deck": tuple(deck[board_size:]),
-        }
+            # Its deck is its board, laid down whole when it is dealt.
+            fields.update(board_size=PUZZLE_BOARD, deck=board)
+        else:
+            fields["deck"] = tuple(deal_deck(options, attributes, seed, fields["board_size"]))
         state = ClassicState(**fields) if mode == Mode.NORMAL else ModeState(**fields, mode=mode)
-        find = None if mode == Mode.NORMAL else finder(mode, attributes)
-        board, deck = _dealt_while_no_set(state.board, state.deck, attributes, find)
-        return state.evolve(
-            board=board, deck=deck, **_ending(board, deck, attributes, now_ms, find)
-        )
+        if start_option(options) == "wait":
+            return state
+        return _dealt(state, now_ms).evolve(starts_ms=None)
 
     @staticmethod
     def clean_options(options: object) -> dict:
@@ -189,7 +187,7 @@ class ClassicRules(TableRules):
         {'attributes': 5, 'board_size': 18}
         """
         options = check_options(
-            options, ("attributes", "deck", "board_size", "away_ms", "mode", "day")
+            options, ("attributes", "deck", "board_size", "away_ms", "mode", "day", "start")
         )
         mode = mode_option(options)
         attributes = option_int(
@@ -218,15 +216,25 @@ class ClassicRules(TableRules):
             cleaned["away_ms"] = option_int(options, "away_ms", AWAY_MS, maximum=MAX_CLOCK_MS)
         if mode != Mode.NORMAL:
             cleaned["mode"] = mode.value
+        if "start" in options:
+            cleaned["start"] = start_option(options)
         return cleaned
 
     @staticmethod
     def apply(state: ClassicState, player: str, action: dict, now_ms: int) -> Result:
-        """Handle one action of ``player``: ``join``, ``look``, ``claim``, ``hint`` or ``count``."""
+        """Handle one action of ``player``: ``join``, ``look``, ``claim``, ``hint``, ``count`` or
+        ``start`` (a waiting table's countdown; before the deal only ``join``, ``look`` and
+        ``start`` are taken, ``not_started``)."""
         kind = check_action(action, ClassicRules.actions)
         check_player(player)
+        state = _due(state, now_ms)
+        refuse_before_deal(state, kind)
         seated = player in state.scores
         outcome: dict[str, Any] = {"action": kind, "joined": False}
+        if kind == "start":
+            state, outcome = start_table(state, player, now_ms)
+            outcome.update(joined=False, over=False)
+            return Result(state, outcome, True)
         if state.over:
             if kind == "claim":
                 raise TableError("The game is over.", "game_over")
@@ -263,13 +271,18 @@ class ClassicRules(TableRules):
 
     @staticmethod
     def tick(state: ClassicState, now_ms: int) -> Result:
-        """Do nothing: no classic rule depends on time."""
-        return Result(state, {"action": "tick", "expired": [], "over": state.over}, False)
+        """Deal a started table whose countdown has ended; nothing else here depends on time."""
+        dealt = _due(state, now_ms)
+        if dealt is state:
+            return Result(state, {"action": "tick", "expired": [], "over": state.over}, False)
+        expired = [{"kind": "dealt", "at": dealt.started_ms, "over": dealt.over}]
+        return Result(dealt, {"action": "tick", "expired": expired, "over": dealt.over}, True)
 
     @staticmethod
     def next_deadline(state: ClassicState) -> int | None:
-        """Return None: time alone never changes a classic table."""
-        return None
+        """Return when a started table's countdown ends; otherwise None: time alone never
+        changes a classic table."""
+        return state.starts_ms if state.waiting else None
 
     @staticmethod
     def touch(state: ClassicState, player: str, now_ms: int) -> ClassicState:
@@ -283,6 +296,7 @@ class ClassicRules(TableRules):
         ``board`` is the flat list of positions, each with its card, ``row`` (``i % 3``) and
         ``col`` (``i // 3``); ``rows`` is 3 and ``cols`` ``len(board) // 3``.
         """
+        state = _due(state, now_ms)
         cards = described(state.attributes)
         board = [
             {**cards[card], "position": i, "row": i % 3, "col": i // 3}
@@ -290,6 +304,7 @@ class ClassicRules(TableRules):
         ]
         present = [p for p in state.players if is_present(state, p, now_ms)]
         view = {
+            **start_view(state, player, now_ms),
             "rules": ClassicRules.name,
             "attributes": state.attributes,
             "rows": 3,
@@ -314,11 +329,38 @@ class ClassicRules(TableRules):
             ),
             "over": state.over,
             "result": final_result(state) if state.over else None,
-            "next_deadline": None,
+            "next_deadline": ClassicRules.next_deadline(state),
         }
         if isinstance(state, ModeState):
             view.update(mode_view(state, cards))
         return view
+
+
+def _dealt(state: ClassicState, at_ms: int) -> ClassicState:
+    """Deal a waiting table at ``at_ms``: the standard board from the front of the deck, then 3
+    more cards while there is no set (no claim, in another mode), then the end test. A puzzle's
+    deck is its whole board."""
+    attributes = state.attributes
+    moded = isinstance(state, ModeState)
+    if moded and state.mode == Mode.PUZZLE:
+        return state.evolve(board=state.deck, deck=(), waiting=False, starts_ms=at_ms)
+    size = state.board_size
+    find = finder(state.mode, attributes) if moded else None
+    board, deck = _dealt_while_no_set(state.deck[:size], state.deck[size:], attributes, find)
+    return state.evolve(
+        board=board,
+        deck=deck,
+        waiting=False,
+        starts_ms=at_ms,
+        **_ending(board, deck, attributes, at_ms, find),
+    )
+
+
+def _due(state: ClassicState, now_ms: int) -> ClassicState:
+    """Return the table dealt if its start's countdown has ended by ``now_ms``, else itself."""
+    if state.waiting and state.starts_ms is not None and state.starts_ms <= now_ms:
+        return _dealt(state, state.starts_ms)
+    return state
 
 
 def _check_claim(state: ClassicState, action: dict) -> tuple[int, ...]:

@@ -145,6 +145,7 @@ class SetWarKind:
 
     kind = "setwar"
     page = "setwar-game"  # a game's own page (a URL name)
+    replay_page = "setwar-game"  # its replay: the viewer steps through the rounds
     min_seats = 0
     max_seats = 0
     join_while_active = False

@@ -173,7 +173,7 @@ class InsertGame:
 @dataclass(frozen=True)
 class ReadRated:
     """Whether the game was created rated: (rated, options, seats as games.ratings.Seated);
-    the seats only for a rated game."""
+    the seats only for a rated game (a game that does not exist is not rated)."""
 
     game_id: int
 

@@ -149,7 +149,7 @@ class PostgresOps:
         return tuple(self._one(*_pg_insert(op.game, utc_now(), _jsonb)))
 
     def read_rated(self, op: ReadRated):
-        rated, options = self._one(_RATED, (op.game_id,))
+        rated, options = self._one(_RATED, (op.game_id,)) or (False, None)
         if not rated:
             return False, None, []
         seats = self._all(_RATED_SEATS, (op.game_id,))
@@ -233,7 +233,7 @@ class AsyncPostgresOps(PostgresOps):
         return tuple(await self._one(*_pg_insert(op.game, utc_now(), _jsonb)))
 
     async def read_rated(self, op: ReadRated):
-        rated, options = await self._one(_RATED, (op.game_id,))
+        rated, options = (await self._one(_RATED, (op.game_id,))) or (False, None)
         if not rated:
             return False, None, []
         seats = await self._all(_RATED_SEATS, (op.game_id,))

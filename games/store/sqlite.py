@@ -166,7 +166,7 @@ class SqliteOps:
         return game_id, now
 
     def read_rated(self, op: ReadRated):
-        rated, options = self.conn.execute(_q(_RATED), (op.game_id,)).fetchone()
+        rated, options = self.conn.execute(_q(_RATED), (op.game_id,)).fetchone() or (False, None)
         if not rated:
             return False, None, []
         seats = self.conn.execute(_q(_RATED_SEATS), (op.game_id,)).fetchall()

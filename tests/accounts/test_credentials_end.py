@@ -27,7 +27,7 @@ from tests.games.test_api_fast import HOST, JSON, through_asgi
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "correct horse battery"
-OPEN_TABLE = {"kind": "set", "open": True, "options": {"rules": "classic"}}
+OPEN_TABLE = {"kind": "set", "open": True, "options": {"start": "now", "rules": "classic"}}
 
 
 def api(client: Client, method: str, path: str, body=None, auth: str | None = None):

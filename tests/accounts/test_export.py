@@ -37,7 +37,7 @@ def game_at(player: Player, finished: datetime.datetime | None, *, status="over"
     """A game `player` sat at, over at `finished` (or still being played), with a short log."""
     game = Game.objects.create(
         kind="set",
-        options={"rules": "classic", "attributes": 3},
+        options={"start": "now", "rules": "classic", "attributes": 3},
         seed=7,
         status=status,
         version=moves,

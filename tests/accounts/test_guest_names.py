@@ -76,7 +76,7 @@ def test_the_protocol_refuses_a_new_seat_under_an_account_s_name(client):
 def test_a_game_read_loads_its_seats_players_in_one_query_whatever_the_seats(
     client, django_assert_num_queries
 ):
-    game = services.game_create(kind="set", options={"rules": "classic"})
+    game = services.game_create(kind="set", options={"start": "now", "rules": "classic"})
     for name in ("ann", "bob", "cid", "dee"):
         services.game_join(game_id=game.pk, name=name)
     row = selectors.game_row(game.pk)

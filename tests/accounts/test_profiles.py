@@ -27,7 +27,7 @@ def play_set_table(
     seconds apart."""
     game = services.game_create(
         kind="set",
-        options={"rules": "classic", "attributes": attributes},
+        options={"start": "now", "rules": "classic", "attributes": attributes},
         now=T,
         rated=rated,
         is_open=is_open,
@@ -68,7 +68,7 @@ def test_a_solitaire_game_has_a_time_and_a_hinted_one_has_none():
     assert figures["solitaire_seconds"] == [(last - first) / 1000]
     assert figures["games_won"] == 0  # nobody is beaten alone
 
-    hinted = services.game_create(kind="set", options={"rules": "classic"}, now=T)
+    hinted = services.game_create(kind="set", options={"start": "now", "rules": "classic"}, now=T)
     seat = services.game_join(game_id=hinted.pk, player=solo, now=T)
     services.move_submit(game_id=hinted.pk, seat=seat, action={"type": "hint"}, now=T + 5)
     for turn in range(60):

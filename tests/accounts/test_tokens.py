@@ -12,13 +12,18 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.models import AccessToken
+from games import services
 from games.models import Game, Player
 from tests.examples import EXAMPLE_DECK
 from tests.games.test_api_fast import HOST, JSON, through_asgi
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "correct horse battery"
-CLASSIC = {"kind": "set", "open": True, "options": {"rules": "classic", "deck": EXAMPLE_DECK}}
+CLASSIC = {
+    "kind": "set",
+    "open": True,
+    "options": {"start": "now", "rules": "classic", "deck": EXAMPLE_DECK},
+}
 A_SET = {"type": "claim", "cards": EXAMPLE_DECK[:3]}
 
 
@@ -217,6 +222,12 @@ def test_a_program_plays_a_rated_game_and_reads_both_ratings_moved(client):
     for token in tokens.values():
         joining = f"/api/games/{game['id']}/join?key={game['key']}"
         assert post(client, joining, {"name": "me"}, token).status_code == 201
+    # Both seated, the first to join starts it; once dealt, nobody else may join a rated game.
+    started = post(client, f"/api/games/{game['id']}/start", {}, tokens["Zoë"])
+    assert started.status_code == 200, started.json()
+    services.game_tick(game_id=game["id"], now=started.json()["outcome"]["starts_ms"])
+    late = post(client, f"/api/games/{game['id']}/join?key={game['key']}", {"name": "cy"})
+    assert late.status_code == 409 and "rated game has started" in late.json()["detail"]
     for turn in range(40):
         state = Game.objects.get(pk=game["id"]).state
         if get_rules("set").status(state) == "over":

@@ -23,7 +23,7 @@ def play_set_table(names, *, attributes=4):
     """A classic table of these players, played to its end by taking the first set each turn
     (turns 2 seconds apart, the players in turn)."""
     game = services.game_create(
-        kind="set", options={"rules": "classic", "attributes": attributes}, now=T
+        kind="set", options={"start": "now", "rules": "classic", "attributes": attributes}, now=T
     )
     seats = [
         services.game_join(game_id=game.pk, player=Player.objects.create(name=name), now=T)

@@ -12,11 +12,12 @@ from cards.rules import SetTable, table_state
 from games.errors import RuleError
 
 T = 1_700_000_000_000
+DEALT = {"rules": "declare", "start": "now"}  # dealt when made
 
 
 def test_a_state_is_stored_as_its_json_form_and_read_back_once():
     rules = SetTable()
-    stored = rules.new(options=rules.options({"rules": "declare"}), seed=3, now_ms=T)
+    stored = rules.new(options=rules.options(DEALT), seed=3, now_ms=T)
     typed = table_state(stored)
     assert isinstance(typed, DeclareState) and typed.to_json() == stored
     assert table_state(stored) is typed  # the dict the platform passes back is not read again
@@ -26,7 +27,7 @@ def test_a_state_is_stored_as_its_json_form_and_read_back_once():
 
 def test_a_move_that_changes_nothing_returns_the_same_dict():
     rules = SetTable()
-    stored = rules.new(options=rules.options({"rules": "declare"}), seed=3, now_ms=T)
+    stored = rules.new(options=rules.options(DEALT), seed=3, now_ms=T)
     joined = rules.join(stored, "ann", T).state
     assert rules.tick(joined, T + 1).state is joined
     assert rules.apply(joined, "ann", {"type": "look"}, T).state is joined
@@ -42,7 +43,7 @@ def test_a_stored_state_is_a_plain_dict_to_json_and_lends_its_parts_to_the_next_
     rules_option,
 ):
     rules = SetTable()
-    stored = rules.new(options=rules.options({"rules": rules_option}), seed=5, now_ms=T)
+    stored = rules.new(options=rules.options({**DEALT, "rules": rules_option}), seed=5, now_ms=T)
     joined = rules.join(stored, "ann", T).state
     assert orjson.dumps(joined) == orjson.dumps(dict(joined))
     assert json.dumps(joined) == json.dumps(dict(joined))
@@ -54,7 +55,7 @@ def test_a_stored_state_is_a_plain_dict_to_json_and_lends_its_parts_to_the_next_
 
 def test_a_state_read_back_lends_its_parts_only_in_the_stored_key_order():
     rules = SetTable()
-    stored = rules.new(options=rules.options({"rules": "declare"}), seed=3, now_ms=T)
+    stored = rules.new(options=rules.options(DEALT), seed=3, now_ms=T)
     joined = rules.join(stored, "ann", T).state
     read = json.loads(json.dumps(joined))  # as SQLite gives it back
     moved = rules.apply(read, "ann", {"type": "declare"}, T + 5).state

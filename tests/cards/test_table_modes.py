@@ -53,9 +53,10 @@ def a_non_set(board, attributes):
 
 def test_a_mode_implies_the_classic_rules_and_normal_is_stored_as_before():
     rules = SetTable()
-    assert rules.options({"mode": "ultra"}) == {"rules": "classic", "mode": "ultra"}
-    assert rules.options({"rules": "classic", "mode": "normal"}) == {"rules": "classic"}
-    assert rules.options({"rules": "declare", "mode": "normal"}) == {"rules": "declare"}
+    wait = {"start": "wait"}  # a table waits for its start unless it says otherwise
+    assert rules.options({"mode": "ultra"}) == {"rules": "classic", "mode": "ultra", **wait}
+    assert rules.options({"rules": "classic", "mode": "normal"}) == {"rules": "classic", **wait}
+    assert rules.options({"rules": "declare", "mode": "normal"}) == {"rules": "declare", **wait}
 
 
 @pytest.mark.parametrize(

@@ -46,21 +46,23 @@ def test_two_players_chat_in_the_tables_log_beside_the_sets_found(table):
     assert ada.page.input_value("#chat-input") == ""  # sent: the field is empty again
     write(bob, "<b>hi</b> ada")
     ada.page.wait_for_selector("#timeline .chat-line:has-text('ada') >> nth=1")
-    last = ada.page.locator("#timeline .chat-line .chat-text").last
+    last = ada.page.locator("#timeline .chat-line .story-text").last
     assert last.inner_text() == "<b>hi</b> ada"  # shown as written, never as markup
     assert ada.page.locator("#timeline b").count() == 0
-    # A set found is told in the same log, to the finder and to the other player.
+    # A set found is told in the same log (the game's story), to the finder and to the other.
     ada.click_cards(a_set(ada.cards()))
-    ada.page.wait_for_selector("#timeline .event-line:has-text('You found a set.')")
-    bob.page.wait_for_selector("#timeline .event-line:has-text('ada found a set.')")
-    lines = bob.page.eval_on_selector_all("#timeline li", "items => items.map(i => i.className)")
-    assert lines[-3:] == ["chat-line", "chat-line", "event-line"]
+    ada.page.wait_for_selector("#timeline .story-set:has-text('ada found a set.')")
+    bob.page.wait_for_selector("#timeline .story-set:has-text('ada found a set.')")
+    lines = bob.page.eval_on_selector_all(
+        "#timeline > li", "items => items.map(i => i.classList.contains('chat-line'))"
+    )
+    assert lines[-3:] == [True, True, False]
     ada.shot("table-chat")
     # A player who hides the chat loses its lines and its input, not the table's own lines.
     bob.page.click("#chat-toggle")
     assert bob.page.locator("#chat-input").is_hidden()
     assert bob.page.locator("#timeline .chat-line").first.is_hidden()
-    assert bob.page.locator("#timeline .event-line").last.is_visible()
+    assert bob.page.locator("#timeline .story-set").last.is_visible()
     bob.page.click("#chat-toggle")
     assert bob.page.locator("#chat-input").is_visible()
 

@@ -33,8 +33,10 @@ def _create(server, body: dict) -> int:
 def site(browser, server):
     """A set table, a Square Game, a staff account, and one browser context to visit them."""
     ids = {
-        "set": _create(server, {"kind": "set", "open": True, "options": {"rules": "classic"}}),
-        "declare": _create(server, {"kind": "set", "open": True}),
+        "set": _create(
+            server, {"kind": "set", "open": True, "options": {"start": "now", "rules": "classic"}}
+        ),
+        "declare": _create(server, {"kind": "set", "open": True, "options": {"start": "now"}}),
         "square": _create(server, {"kind": "square", "open": True, "options": {"players": 2}}),
     }
     server.shell(

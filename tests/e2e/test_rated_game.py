@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from tests.e2e.conftest import ARTIFACTS, E2E
-from tests.e2e.test_set_pages import Person, a_set
+from tests.e2e.test_set_pages import Person, a_set, start_table
 
 pytestmark = E2E
 PASSWORD = "correct horse battery"
@@ -65,6 +65,8 @@ def test_two_accounts_play_a_rated_game_and_see_their_ratings_move(browser, serv
         olafur.page.wait_for_selector("#scores li[data-player=Ólafur] .badge-you")
         olafur.wait_live()
         page.wait_for_selector("#scores li[data-player=Ólafur]")
+        # Both are here: Zoë deals (a rated table takes nobody once started).
+        start_table(zoe)
         # The ratings list is redrawn when a player joins (it reads the seats first).
         page.wait_for_selector("#seat-ratings li[data-player=Ólafur]")
         before = page.inner_text("#seat-ratings")

@@ -129,8 +129,10 @@ def not_a_set(cards: list[str]) -> list[str]:
     raise AssertionError("every triple is a set")
 
 
-def create_table(person: Person, **choices) -> int:
-    """Create a Set table from the lobby form; return its id from the page it opens."""
+def create_table(person: Person, *, start: bool = True, **choices) -> int:
+    """Create a Set table from the lobby form; return its id from the page it opens. The table
+    opens waiting for its players: with `start`, its creator deals at once (an unrated table can
+    still be joined once started), as the tests before the waiting room played."""
     page = person.goto("/")
     for field, value in choices.items():
         if field in ("rules", "visibility"):
@@ -140,7 +142,16 @@ def create_table(person: Person, **choices) -> int:
     page.click("button:has-text('Create table')")
     page.wait_for_url(re.compile(r"/play/\d+/$"))
     person.wait_live()
+    if start:
+        start_table(person)
     return int(re.search(r"/play/(\d+)/", page.url).group(1))
+
+
+def start_table(person: Person) -> None:
+    """Press Start in a table's waiting room and wait for the deal (3 s on)."""
+    page = person.page
+    page.click("#start-btn")
+    page.wait_for_selector("#board .card", timeout=10000)
 
 
 # --- two people at one table ---------------------------------------------------------------------
@@ -148,10 +159,10 @@ def create_table(person: Person, **choices) -> int:
 
 @pytest.fixture(scope="module")
 def duo(browser, server):
-    """Ada creates an open classic table from the lobby; Bob follows her share link."""
+    """Ada creates an open classic table from the lobby; Bob follows her share link; Ada deals."""
     ada = Person(browser, server)
     ada.name_myself("ada")
-    game_id = create_table(ada, rules="classic", attributes="4", visibility="open")
+    game_id = create_table(ada, start=False, rules="classic", attributes="4", visibility="open")
     share = ada.page.input_value("#share-url")
     assert share.endswith(f"/play/{game_id}/?join=1")
 
@@ -163,6 +174,8 @@ def duo(browser, server):
     bob.page.wait_for_selector("#scores li[data-player=bob] .badge-you")
     bob.wait_live()
     ada.page.wait_for_selector("#scores li[data-player=bob]")
+    start_table(ada)
+    bob.page.wait_for_selector("#board .card")
     yield ada, bob, game_id
     ada.close()
     bob.close()
@@ -277,7 +290,7 @@ def computer_game(browser, server):
         "from cards.engine.deck import new_deck;"
         "deck = [c.protocol for c in new_deck(3, rng=5)[:12]];"
         "game = services.game_create(kind='set', options={'rules': 'classic', "
-        "'attributes': 3, 'deck': deck}, is_open=True);"
+        "'attributes': 3, 'deck': deck, 'start': 'now'}, is_open=True);"
         "print(game.pk)"
     )
     game_id = int(server.shell(created).splitlines()[-1])

@@ -20,8 +20,24 @@ def example_table(db):
     from games import services
 
     return services.game_create(
-        kind="set", options={"rules": "declare", "deck": EXAMPLE_DECK}, is_open=True, now=T
+        kind="set",
+        options={"start": "now", "rules": "declare", "deck": EXAMPLE_DECK},
+        is_open=True,
+        now=T,
     )
+
+
+def start_and_deal(game_id: int) -> int:
+    """Start a waiting Set table as its host (its first seat) and let the countdown pass: the
+    cards are dealt, as a socket or a read at the deadline would. Return the deal's time."""
+    from games import services
+    from games.models import Seat
+
+    host = Seat.objects.filter(game_id=game_id, is_computer=False).order_by("number").first()
+    started = services.move_submit(game_id=game_id, seat=host, action={"type": "start"})
+    dealt_at = started.outcome["starts_ms"]
+    services.game_tick(game_id=game_id, now=dealt_at)
+    return dealt_at
 
 
 def board_lines(text: str) -> list[str]:

@@ -21,7 +21,9 @@ def staff(client, django_user_model):
 
 @pytest.fixture
 def played():
-    game = services.game_create(kind="set", options={"rules": "declare", "deck": EXAMPLE_DECK})
+    game = services.game_create(
+        kind="set", options={"start": "now", "rules": "declare", "deck": EXAMPLE_DECK}
+    )
     seat = services.game_join(game_id=game.pk, player=Player.objects.create(name="alice"))
     services.move_submit(game_id=game.pk, seat=seat, action={"type": "declare"})
     return game

@@ -28,7 +28,11 @@ def table(client):
     response = post(
         client,
         "/api/games/",
-        {"kind": "set", "open": True, "options": {"rules": "declare", "deck": EXAMPLE_DECK}},
+        {
+            "kind": "set",
+            "open": True,
+            "options": {"start": "now", "rules": "declare", "deck": EXAMPLE_DECK},
+        },
     )
     assert response.status_code == 201, response.content
     return response.json()
@@ -79,7 +83,9 @@ def test_the_log_replays_to_the_stored_state(client, table):
 
 
 def test_a_token_acts_only_for_its_own_game(client, table):
-    other = post(client, "/api/games/", {"kind": "set", "open": True}).json()
+    other = post(
+        client, "/api/games/", {"kind": "set", "open": True, "options": {"start": "now"}}
+    ).json()
     stranger = join(client, other["id"], "mallory")
     response = post(client, f"/api/games/{table['id']}/moves", {"type": "declare"}, stranger)
     assert response.status_code == 403
@@ -129,7 +135,7 @@ def test_malformed_json_and_unknown_ids(client, table):
     "payload",
     [
         {"kind": "chess"},
-        {"kind": "set", "options": {"rules": "poker"}},
+        {"kind": "set", "options": {"start": "now", "rules": "poker"}},
         {"kind": "set", "options": {"attributes": 7}},
         {"kind": "set", "options": "x"},
         {},
@@ -150,7 +156,11 @@ def test_names_are_unique_per_game_and_validated(client, table):
 
 
 def test_list_filters_by_kind_and_status(client, table):
-    post(client, "/api/games/", {"kind": "set", "open": True, "options": {"rules": "classic"}})
+    post(
+        client,
+        "/api/games/",
+        {"kind": "set", "open": True, "options": {"start": "now", "rules": "classic"}},
+    )
     listed = get(client, "/api/games/?kind=set").json()
     assert len(listed) >= 2
     assert all(game["kind"] == "set" for game in listed)
@@ -171,7 +181,11 @@ def test_classic_table_claims_by_card(client, db):
     game = post(
         client,
         "/api/games/",
-        {"kind": "set", "open": True, "options": {"rules": "classic", "deck": EXAMPLE_DECK}},
+        {
+            "kind": "set",
+            "open": True,
+            "options": {"start": "now", "rules": "classic", "deck": EXAMPLE_DECK},
+        },
     ).json()
     alice = join(client, game["id"], "alice")
     bob = join(client, game["id"], "bob")
@@ -213,7 +227,9 @@ def test_a_finished_game_exports_everything(client, db):
     from games import services
 
     game = services.game_create(
-        kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK[:12]}, is_open=True
+        kind="set",
+        options={"start": "now", "rules": "classic", "deck": EXAMPLE_DECK[:12]},
+        is_open=True,
     )
     Game.objects.filter(pk=game.pk).update(status="over")
     exported = get(client, f"/api/games/{game.pk}/export").json()
@@ -255,7 +271,9 @@ def test_a_seated_player_adds_a_computer(client, table):
 )
 def test_a_bad_name_to_join_is_refused_with_a_sentence_naming_the_rule(client, name, message):
     game = client.post(
-        "/api/games/", {"kind": "set", "open": True}, content_type="application/json"
+        "/api/games/",
+        {"kind": "set", "open": True, "options": {"start": "now"}},
+        content_type="application/json",
     ).json()
     response = client.post(
         f"/api/games/{game['id']}/join", {"name": name}, content_type="application/json"
@@ -268,7 +286,9 @@ def test_a_bad_name_to_join_is_refused_with_a_sentence_naming_the_rule(client, n
 @pytest.mark.parametrize("name", ["Zoë", "李雷", "Ólafur", "x-1", "é" * 20, "Zoe\u0308"])
 def test_a_name_of_any_script_joins_whole_in_nfc(client, name):
     game = client.post(
-        "/api/games/", {"kind": "set", "open": True}, content_type="application/json"
+        "/api/games/",
+        {"kind": "set", "open": True, "options": {"start": "now"}},
+        content_type="application/json",
     ).json()
     response = client.post(
         f"/api/games/{game['id']}/join", {"name": name}, content_type="application/json"

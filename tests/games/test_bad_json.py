@@ -46,7 +46,7 @@ def test_deeply_nested_json_starting_a_simulation_is_a_400_with_a_sentence(clien
 def classic_game_and_token(client) -> tuple[dict, str]:
     game = client.post(
         "/api/games/",
-        {"kind": "set", "open": True, "options": {"rules": "classic"}},
+        {"kind": "set", "open": True, "options": {"start": "now", "rules": "classic"}},
         "application/json",
     ).json()
     joined = client.post(f"/api/games/{game['id']}/join", {"name": "ann"}, "application/json")

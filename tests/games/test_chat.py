@@ -18,7 +18,9 @@ from tests.games.conftest import SAME_ORIGIN, play_to_the_end
 
 
 def table():
-    game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    game = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic"}, is_open=True
+    )
     ann = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
     bob = services.game_join(game_id=game.pk, player=Player.objects.create(name="bob"))
     game.refresh_from_db()
@@ -118,7 +120,7 @@ def test_a_seat_token_of_another_game_says_so(client):
 
 @pytest.mark.django_db
 def test_a_browser_player_writes_with_its_session(client):
-    game = services.game_create(kind="set", options={"rules": "classic"})
+    game = services.game_create(kind="set", options={"start": "now", "rules": "classic"})
     browser_named(client, "dee")
     player = Player.objects.get(name="dee")
     services.game_join(game_id=game.pk, player=player)

@@ -27,7 +27,7 @@ def run_clock(game: Game, *, until_ms: int, step_ms: int = 100) -> Game:
 
 def test_a_classic_table_with_a_computer_plays_to_its_end():
     game = services.game_create(
-        kind="set", options={"rules": "classic", "deck": ALL_81[:27]}, now=T
+        kind="set", options={"start": "now", "rules": "classic", "deck": ALL_81[:27]}, now=T
     )
     services.seat_add_computer(game_id=game.pk, speed="instant", now=T)
     game = run_clock(game, until_ms=T + 60_000)
@@ -40,7 +40,7 @@ def test_a_classic_table_with_a_computer_plays_to_its_end():
 
 def test_a_computer_declares_and_picks_on_a_declare_table():
     game = services.game_create(
-        kind="set", options={"rules": "declare", "deck": EXAMPLE_DECK}, now=T
+        kind="set", options={"start": "now", "rules": "declare", "deck": EXAMPLE_DECK}, now=T
     )
     services.seat_add_computer(game_id=game.pk, speed="fast", now=T)
     game.refresh_from_db()
@@ -53,7 +53,7 @@ def test_a_computer_declares_and_picks_on_a_declare_table():
 
 def test_a_quicker_person_beats_the_computer():
     game = services.game_create(
-        kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK}, now=T
+        kind="set", options={"start": "now", "rules": "classic", "deck": EXAMPLE_DECK}, now=T
     )
     services.seat_add_computer(game_id=game.pk, speed="slow", now=T)
     person = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"), now=T)
@@ -72,13 +72,13 @@ def test_a_quicker_person_beats_the_computer():
 
 
 def test_unknown_speeds_are_refused():
-    game = services.game_create(kind="set", options={"rules": "classic"})
+    game = services.game_create(kind="set", options={"start": "now", "rules": "classic"})
     with pytest.raises(GameError, match="speed"):
         services.seat_add_computer(game_id=game.pk, speed="ludicrous")
     assert game.seats.count() == 0
 
 
 def test_computers_get_distinct_names():
-    game = services.game_create(kind="set", options={"rules": "classic"})
+    game = services.game_create(kind="set", options={"start": "now", "rules": "classic"})
     names = [services.seat_add_computer(game_id=game.pk, speed="fast").name for _ in range(3)]
     assert names == ["Computer1", "Computer2", "Computer3"]

@@ -115,7 +115,8 @@ class Players:
 
 def _new_set_game(http) -> tuple[int, str]:
     game_id = http.post(
-        "/api/games/", json={"kind": "set", "open": True, "options": {"rules": "classic"}}
+        "/api/games/",
+        json={"kind": "set", "open": True, "options": {"start": "now", "rules": "classic"}},
     )
     game_id = game_id.json()["id"]
     return game_id, http.post(f"/api/games/{game_id}/join", json={"name": "ann"}).json()["token"]

@@ -64,7 +64,7 @@ def test_a_wrong_rate_stops_the_server_at_its_checks():
 
 def test_api_joins_are_limited_per_client(client, settings):
     settings.RATE_LIMIT_JOINS = "3/min"
-    body = {"kind": "set", "open": True, "options": {"rules": "classic"}}
+    body = {"kind": "set", "open": True, "options": {"start": "now", "rules": "classic"}}
     created = post(client, "/api/games/", body)
     assert created.status_code == 201
     game_id = created.json()["id"]
@@ -83,7 +83,9 @@ def test_api_joins_are_limited_per_client(client, settings):
         REMOTE_ADDR="10.0.0.9",
     )
     assert other.status_code == 201, other.content
-    assert post(client, "/api/games/", {"kind": "set"}).status_code == 429
+    assert (
+        post(client, "/api/games/", {"kind": "set", "options": {"start": "now"}}).status_code == 429
+    )
 
 
 def test_api_moves_are_limited_per_seat_and_a_refused_move_changes_nothing(client, settings):
@@ -136,7 +138,9 @@ async def _websocket_moves_are_limited_per_seat():
 
 @sync_to_async
 def _classic_game_with_seat():
-    game = services.game_create(kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK})
+    game = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic", "deck": EXAMPLE_DECK}
+    )
     seat = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
     return game, seat
 

@@ -54,7 +54,7 @@ def classic_game(names=("ann", "bob"), *, now=T):
     """A classic table dealt the worked example's deck, with `names` seated (clock: `now`)."""
     game = services.game_create(
         kind="set",
-        options={"rules": "classic", "deck": EXAMPLE_DECK},
+        options={"start": "now", "rules": "classic", "deck": EXAMPLE_DECK},
         seed=7,
         now=now,
         is_open=True,
@@ -457,7 +457,9 @@ def shape(data):
 
 def test_a_join_and_a_move_at_the_default_table_answer_as_at_any_table():
     default = services.default_table()
-    plain = services.game_create(kind="set", options={"rules": "declare"}, is_open=True)
+    plain = services.game_create(
+        kind="set", options={"start": "now", "rules": "declare"}, is_open=True
+    )
 
     async def join_and_declare(game_id):
         answer = await join(game_id, "zoe")
@@ -483,7 +485,7 @@ def test_a_join_and_a_move_at_the_default_table_answer_as_at_any_table():
 def test_a_default_table_ended_over_the_loop_is_replaced_by_a_fresh_one():
     table = services.game_create(
         kind="set",
-        options={"rules": "declare", "deck": ONE_SET_DECK},
+        options={"start": "now", "rules": "declare", "deck": ONE_SET_DECK},
         is_open=True,
         is_default=True,
     )

@@ -83,7 +83,7 @@ def test_a_lobby_socket_is_sent_the_live_and_idle_tables_and_who_is_online():
     async def run():
         game = await open_table()
         private = await sync_to_async(services.game_create)(
-            kind="set", options={"rules": "classic"}, is_open=False
+            kind="set", options={"start": "now", "rules": "classic"}, is_open=False
         )
         socket = lobby_socket()
         assert (await socket.connect())[0]
@@ -251,7 +251,7 @@ def test_a_player_sees_their_private_table_and_a_sync_or_bad_frame_is_answered()
     async def run():
         ann = await sync_to_async(Player.objects.create)(name="ann")
         game = await sync_to_async(services.game_create)(
-            kind="set", options={"rules": "classic"}, is_open=False
+            kind="set", options={"start": "now", "rules": "classic"}, is_open=False
         )
         await sync_to_async(services.game_join)(game_id=game.pk, player=ann)
         socket = lobby_socket(await sync_to_async(session_of)(ann))
@@ -282,7 +282,9 @@ def test_the_lobby_page_shows_who_is_online_and_the_same_rows_the_socket_sends(c
     presence.lobby_arrive("one", "ann", None)
     presence.lobby_arrive("two", "Bea", "/u/Bea")
     presence.lobby_arrive("three", None, None)
-    game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    game = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic"}, is_open=True
+    )
     page = client.get("/").content.decode()
     assert 'id="online-now"' in page and "ann" in page and 'href="/u/Bea"' in page
     assert "and 1 guest watching" in page

@@ -127,7 +127,9 @@ def test_a_game_stored_with_a_deck_that_is_no_list_before_the_check_still_lists(
     """Rows written before options were checked at creation: the list never answers 500."""
     from games.models import Game
 
-    Game.objects.create(kind="set", options={"rules": "declare", "deck": None}, seed=1)
+    Game.objects.create(
+        kind="set", options={"start": "now", "rules": "declare", "deck": None}, seed=1
+    )
     answer = client.get("/api/games/")
     assert answer.status_code == 200
     assert answer.json()[0]["options"] == {"rules": "declare", "deck_size": 0}

@@ -42,7 +42,7 @@ def redis_down(settings):
 
 def classic_table():
     game = services.game_create(
-        kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK}, is_open=True
+        kind="set", options={"start": "now", "rules": "classic", "deck": EXAMPLE_DECK}, is_open=True
     )
     seat = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
     return game, seat
@@ -138,7 +138,7 @@ def test_a_lobby_socket_opened_while_redis_is_down_is_told_and_asked_to_come_bac
 @pytest.mark.django_db(transaction=True)
 def test_a_new_name_at_a_text_table_while_redis_is_down_is_a_503_line(redis_down):
     table = services.game_create(
-        kind="set", options={"rules": "declare", "deck": EXAMPLE_DECK}, is_open=True
+        kind="set", options={"start": "now", "rules": "declare", "deck": EXAMPLE_DECK}, is_open=True
     )
     status, body, headers = through_asgi("GET", f"/tables/{table.pk}/look/newcomer")
     assert (status, body, headers["retry-after"]) == (503, REDIS_SENTENCE + "\n", "2")

@@ -42,7 +42,9 @@ def finished_game(name="ada") -> Game:
 
     deck = [card.protocol for card in new_deck(3, rng=11)[:9]]
     game = services.game_create(
-        kind="set", options={"rules": "classic", "attributes": 3, "deck": deck}, is_open=True
+        kind="set",
+        options={"start": "now", "rules": "classic", "attributes": 3, "deck": deck},
+        is_open=True,
     )
     seat = services.game_join(game_id=game.pk, player=Player.objects.create(name=name))
 
@@ -110,7 +112,7 @@ def test_a_bad_name_is_refused_with_a_message(client, name, message):
 
 
 def test_a_bad_name_sent_from_a_table_goes_back_there_with_the_message(client):
-    game = services.game_create(kind="set", options={"rules": "classic"})
+    game = services.game_create(kind="set", options={"start": "now", "rules": "classic"})
     target = f"/play/{game.pk}/?join=1"
     response = client.post("/name", {"name": "no way", "next": target}, follow=True)
     assert response.redirect_chain[-1][0] == target
@@ -247,7 +249,9 @@ def test_a_watcher_sees_the_table_with_its_live_view(client):
 
 
 def test_the_share_link_joins_once_the_visitor_has_a_name(client):
-    game = services.game_create(kind="set", options={"rules": "declare"}, is_open=True)
+    game = services.game_create(
+        kind="set", options={"start": "now", "rules": "declare"}, is_open=True
+    )
     named(client, "bob")
     config = page_config(client.get(f"/play/{game.pk}/?join=1"))
     assert config["auto_join"] is True and config["name"] == "bob"
@@ -263,7 +267,9 @@ def test_the_share_link_joins_once_the_visitor_has_a_name(client):
 
 
 def test_a_seated_player_acts_with_the_session_and_the_csrf_header():
-    game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    game = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic"}, is_open=True
+    )
     client = Client(enforce_csrf_checks=True)
     page = client.get("/")
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode())[1]
@@ -288,7 +294,9 @@ def test_unknown_games_are_404_pages_not_protocol_answers(client):
 
 
 def test_a_game_address_opens_the_page_for_its_kind(client):
-    table = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    table = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic"}, is_open=True
+    )
     assert client.get(f"/games/{table.pk}/")["Location"] == f"/play/{table.pk}/"
     other = Game.objects.create(kind=Game.Kind.SQUARE, seed=1, status=Game.Status.OVER)
     assert client.get(f"/games/{other.pk}/")["Location"] == f"/square/{other.pk}/"
@@ -299,8 +307,10 @@ def test_a_game_address_opens_the_page_for_its_kind(client):
 
 
 def test_the_lobby_lists_open_tables_your_private_ones_and_finished_games(client):
-    open_table = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
-    hidden = services.game_create(kind="set", options={"rules": "classic"})
+    open_table = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic"}, is_open=True
+    )
+    hidden = services.game_create(kind="set", options={"start": "now", "rules": "classic"})
     war = Game.objects.create(kind=Game.Kind.SETWAR, seed=1, is_open=True)
     over = finished_game("zed")
     html = client.get("/").content.decode()
@@ -385,7 +395,7 @@ def test_a_finished_table_offers_no_invitation(client):
     from tests.games.conftest import play_to_the_end
 
     game = services.game_create(
-        kind="set", options={"rules": "classic", "attributes": 3}, is_open=True
+        kind="set", options={"start": "now", "rules": "classic", "attributes": 3}, is_open=True
     )
     seat = services.game_join(game_id=game.pk, player=Player.objects.create(name="solo"))
     assert (
@@ -412,8 +422,12 @@ def test_a_table_nobody_played_at_for_ten_minutes_is_idle_and_leaves_the_live_li
 
     from django.utils import timezone
 
-    busy = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
-    quiet = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    busy = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic"}, is_open=True
+    )
+    quiet = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic"}, is_open=True
+    )
     services.game_join(game_id=quiet.pk, player=Player.objects.create(name="gone"))
     eleven_minutes_ago = timezone.now() - datetime.timedelta(minutes=11)
     Game.objects.filter(pk=quiet.pk).update(updated=eleven_minutes_ago)
@@ -428,7 +442,9 @@ def test_a_table_nobody_played_at_for_ten_minutes_is_idle_and_leaves_the_live_li
 @pytest.mark.django_db
 def test_no_page_shows_a_template_comment(client):
     # Django's {# #} spans one line: one spread over two was shown on the lobby as text.
-    game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    game = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic"}, is_open=True
+    )
     for path in ("/", "/puzzle/", "/solitaire/", "/square/", f"/play/{game.pk}/"):
         html = client.get(path).content.decode()
         assert "{#" not in html and "#}" not in html, path

@@ -54,7 +54,9 @@ def hint_outcomes(client: Client, game: Game, token: str | None = None) -> dict[
 @pytest.mark.parametrize("rules", ["classic", "declare"])
 def test_a_hint_is_its_seats_alone_until_the_game_ends(rules):
     game = services.game_create(
-        kind="set", options={"rules": rules, "deck": EXAMPLE_DECK[:12]}, is_open=True
+        kind="set",
+        options={"start": "now", "rules": rules, "deck": EXAMPLE_DECK[:12]},
+        is_open=True,
     )
     ann, bob = seated(game, "ann"), seated(game, "bob")
     answer = services.move_submit(game_id=game.pk, seat=ann, action={"type": "hint"}).outcome
@@ -86,7 +88,9 @@ def test_a_hint_is_its_seats_alone_until_the_game_ends(rules):
 
 
 def test_a_browser_seat_reads_its_own_hint_and_a_watching_browser_does_not():
-    game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    game = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic"}, is_open=True
+    )
     ann = seated(game, "ann")
     services.move_submit(game_id=game.pk, seat=ann, action={"type": "hint"})
     browser = Client()
@@ -107,7 +111,9 @@ def test_a_browser_seat_reads_its_own_hint_and_a_watching_browser_does_not():
 
 def private_table(client: Client) -> dict:
     made = client.post(
-        "/api/games/", {"kind": "set", "options": {"rules": "classic"}}, "application/json"
+        "/api/games/",
+        {"kind": "set", "options": {"start": "now", "rules": "classic"}},
+        "application/json",
     )
     assert made.status_code == 201 and made.json()["key"], made.content
     return made.json()
@@ -171,7 +177,7 @@ def test_a_private_table_is_joined_on_the_fast_way_only_with_its_key():
 
 
 def test_a_private_tables_pages_open_by_its_link_and_remember_the_browser():
-    game = services.game_create(kind="set", options={"rules": "classic"})
+    game = services.game_create(kind="set", options={"start": "now", "rules": "classic"})
     ann = seated(game, "ann")
     visitor = Client()
     for page in (f"/play/{game.pk}/", f"/games/{game.pk}/", f"/games/{game.pk}/replay/"):
@@ -201,7 +207,7 @@ def test_a_private_tables_socket_opens_by_its_key_its_browser_or_its_seat():
     from config.asgi import application
     from tests.games.conftest import SAME_ORIGIN
 
-    game = services.game_create(kind="set", options={"rules": "classic"})
+    game = services.game_create(kind="set", options={"start": "now", "rules": "classic"})
     ann = seated(game, "ann")
     browser = Client()
     browser.get(f"/play/{game.pk}/?key={game.link_key}")
@@ -278,7 +284,7 @@ def test_a_private_game_played_again_is_private_and_its_players_are_sent_its_lin
 
 def test_a_private_games_save_and_kind_are_no_strangers_business():
     square = services.game_create(kind="square", options={"players": 2})
-    table = services.game_create(kind="set", options={"rules": "classic"})
+    table = services.game_create(kind="set", options={"start": "now", "rules": "classic"})
     stranger = Client()
     for game in (square, table):
         answer = stranger.get(f"/api/games/{game.pk}/save")
@@ -308,7 +314,11 @@ def test_a_seat_token_lists_its_own_game_not_its_accounts_other_private_games():
         **bearer,
     )
     assert joined.status_code == 201, joined.content
-    table = client.post("/api/games/", {"kind": "set", "open": True}, "application/json").json()
+    table = client.post(
+        "/api/games/",
+        {"kind": "set", "open": True, "options": {"start": "now"}},
+        "application/json",
+    ).json()
     seat = client.post(
         f"/api/games/{table['id']}/join", {"name": "ada"}, "application/json", **bearer
     ).json()

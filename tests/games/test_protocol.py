@@ -110,16 +110,33 @@ def test_unknown_tables(client, db, path):
 
 
 def test_private_tables_are_not_reachable_over_the_protocol(client, db):
-    private = services.game_create(kind="set", options={"rules": "declare"}, is_open=False)
+    private = services.game_create(
+        kind="set", options={"start": "now", "rules": "declare"}, is_open=False
+    )
     response = client.get(f"/tables/{private.pk}/look/alice")
     assert body(response) == "There is no table with that id.\n"
 
 
-def test_other_paths_answer_unknown_request(client, db):
-    for path in ("/foo", "/looking/bob", "/tables/", "/LOOK/bob"):
+def test_other_paths_under_the_protocols_prefixes_answer_unknown_request(client, db):
+    for path in ("/tables", "/tables/", "/look", "/scores/x", "/tables/abc"):
         response = client.get(path)
         assert response.status_code == 404, path
-        assert body(response) in ("Unknown request.\n", "There is no table with that id.\n")
+        assert response["Content-Type"] == "text/plain; charset=utf-8", path
+        assert body(response) in (
+            "Unknown request.\n",
+            "There is no table with that id.\n",
+            "Your player name ID contains non-alphanumeric characters.\n",
+            "There should be no additional characters following /scores in the request.\n",
+        ), path
+
+
+def test_paths_outside_the_protocols_prefixes_are_the_sites(client, db):
+    """§10 (this project's rule): the protocol answers only its own routes."""
+    for path in ("/foo", "/looking/bob", "/LOOK/bob", "/lookup"):
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert response["Content-Type"].startswith("text/html"), path
+        assert "Nothing here" in body(response), path
 
 
 def test_bare_routes_address_the_default_table_and_query_is_ignored(client, db):
@@ -162,7 +179,7 @@ def test_finished_default_table_is_replaced_by_a_fresh_one(client, db):
     ]
     old = services.game_create(
         kind="set",
-        options={"rules": "declare", "attributes": 3, "deck": deck},
+        options={"start": "now", "rules": "declare", "attributes": 3, "deck": deck},
         is_open=True,
         is_default=True,
     )

@@ -109,7 +109,7 @@ def test_a_process_following_a_change_knows_the_game_has_computers_since_it(
 ):
     """A process that follows a computer's seating by its moves must know the game has computer
     seats: its writes then go through the services, which schedule the computers' turns."""
-    game = services.game_create(kind="set", options={"rules": "classic"})
+    game = services.game_create(kind="set", options={"start": "now", "rules": "classic"})
     with django_capture_on_commit_callbacks(execute=True):
         services.protocol_act(game_id=game.pk, name="ann", action={"type": "look"})
     before = Game.objects.get(pk=game.pk)

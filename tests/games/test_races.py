@@ -46,7 +46,7 @@ def assert_log_is_whole(game: Game):
 
 def test_fifty_declares_at_once_make_exactly_one_declarer(db):
     game = services.game_create(
-        kind="set", options={"rules": "declare", "deck": EXAMPLE_DECK}, is_open=True
+        kind="set", options={"start": "now", "rules": "declare", "deck": EXAMPLE_DECK}, is_open=True
     )
     results = run_at_once(
         lambda i: services.protocol_act(game_id=game.pk, name=f"p{i}", action={"type": "declare"})
@@ -60,7 +60,9 @@ def test_fifty_declares_at_once_make_exactly_one_declarer(db):
 
 
 def test_fifty_claims_of_one_set_at_once_score_exactly_once(db):
-    game = services.game_create(kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK})
+    game = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic", "deck": EXAMPLE_DECK}
+    )
     seats = [
         services.game_join(game_id=game.pk, player=Player.objects.create(name=f"p{i}"))
         for i in range(THREADS)
@@ -94,7 +96,10 @@ def test_rated_games_ending_at_once_for_the_same_new_accounts_each_count(db):
     last = []
     for index in range(8):
         game = services.game_create(
-            kind="set", options={"rules": "classic", "attributes": 3}, seed=index, rated=True
+            kind="set",
+            options={"start": "now", "rules": "classic", "attributes": 3},
+            seed=index,
+            rated=True,
         )
         seats = [services.game_join(game_id=game.pk, player=p) for p in (ann, bob)]
         while True:  # play until the next set ends the game

@@ -105,7 +105,7 @@ def test_set_war_is_never_rated():
 def set_table(*, attributes=3, rated=True):
     game = services.game_create(
         kind="set",
-        options={"rules": "classic", "attributes": attributes},
+        options={"start": "now", "rules": "classic", "attributes": attributes},
         now=T,
         rated=rated,
         is_open=True,

@@ -142,7 +142,9 @@ def test_a_change_committed_on_a_thread_is_pushed_to_a_socket_on_the_loop():
     @sync_to_async
     def make_table():
         game = services.game_create(
-            kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK}, is_open=True
+            kind="set",
+            options={"start": "now", "rules": "classic", "deck": EXAMPLE_DECK},
+            is_open=True,
         )
         ann = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
         return game.pk, ann

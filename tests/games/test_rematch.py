@@ -64,7 +64,9 @@ def test_a_quick_game_is_dealt_anew_and_a_rated_one_stays_rated(client):
     from cards.engine.deck import new_deck
 
     quick = [card.protocol for card in new_deck(3, rng=5)[:12]]
-    game, ann, _ = finished_table(options={"rules": "classic", "attributes": 3, "deck": quick})
+    game, ann, _ = finished_table(
+        options={"start": "now", "rules": "classic", "attributes": 3, "deck": quick}
+    )
     new = Game.objects.get(pk=rematch(client, game.pk, ann.token).json()["game"]["id"])
     assert len(new.options["deck"]) == 12 and new.options["deck"] != quick
     rated, ann2, _ = finished_table(rated=True)
@@ -73,7 +75,7 @@ def test_a_quick_game_is_dealt_anew_and_a_rated_one_stays_rated(client):
 
 @pytest.mark.django_db
 def test_a_game_not_over_or_someone_who_did_not_play_it_is_refused(client):
-    game = services.game_create(kind="set", options={"rules": "classic"})
+    game = services.game_create(kind="set", options={"start": "now", "rules": "classic"})
     seat = services.game_join(game_id=game.pk, player=Player.objects.create(name="cy"))
     refused = rematch(client, game.pk, seat.token)
     assert refused.status_code == 409 and "not over" in refused.json()["detail"]

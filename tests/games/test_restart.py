@@ -24,7 +24,7 @@ def test_tables_and_api_games_survive_a_restart(tmp_path):
                 json={
                     "kind": "set",
                     "open": True,
-                    "options": {"rules": "classic", "deck": EXAMPLE_DECK},
+                    "options": {"start": "now", "rules": "classic", "deck": EXAMPLE_DECK},
                 },
             ).json()
             token = http.post(f"/api/games/{created['id']}/join", json={"name": "ann"}).json()[

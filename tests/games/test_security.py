@@ -38,7 +38,9 @@ JSON = "application/json"
 
 def table(**options) -> Game:
     return services.game_create(
-        kind="set", options={"rules": "declare", "deck": EXAMPLE_DECK, **options}, is_open=True
+        kind="set",
+        options={"start": "now", "rules": "declare", "deck": EXAMPLE_DECK, **options},
+        is_open=True,
     )
 
 
@@ -336,7 +338,9 @@ def test_a_cross_origin_handshake_is_refused_by_the_live_server(server):
     from websockets.sync.client import connect
 
     game = httpx.post(
-        server.url + "/api/games/", json={"kind": "set", "open": True}, timeout=10
+        server.url + "/api/games/",
+        json={"kind": "set", "open": True, "options": {"start": "now"}},
+        timeout=10,
     ).json()
     url = f"ws://127.0.0.1:{server.port}/ws/games/{game['id']}/"
     with pytest.raises(InvalidStatus) as refused:
@@ -356,8 +360,12 @@ def text(path: str) -> tuple[int, str]:
 
 @pytest.mark.django_db
 def test_the_protocol_reaches_only_open_declare_tables_whatever_names_sit_elsewhere():
-    private = services.game_create(kind="set", options={"rules": "declare"}, is_open=False)
-    classic = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    private = services.game_create(
+        kind="set", options={"start": "now", "rules": "declare"}, is_open=False
+    )
+    classic = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic"}, is_open=True
+    )
     square = services.game_create(kind="square", options={"players": 2}, is_open=True)
     setwar = setwar_run(players=2, seed=1)
     for game in (private, classic, square):

@@ -59,7 +59,7 @@ def test_each_mode_is_played_to_its_end_over_the_api_and_replays(client, options
 
 
 def test_a_wrong_sized_claim_is_a_400_naming_the_size_and_changes_nothing(client):
-    body = {"kind": "set", "open": True, "options": {"mode": "ultra"}}
+    body = {"kind": "set", "open": True, "options": {"start": "now", "mode": "ultra"}}
     created = post(client, "/api/games/", body).json()
     token = post(client, f"/api/games/{created['id']}/join", {"name": "ann"}).json()["token"]
     before = Game.objects.get(pk=created["id"])

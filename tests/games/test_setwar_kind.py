@@ -252,7 +252,7 @@ def test_bad_paging_is_a_400_naming_the_parameter(client, query, detail):
 
 
 def test_only_set_war_games_have_rounds(client):
-    table = services.game_create(kind="set", options={"rules": "classic"})
+    table = services.game_create(kind="set", options={"start": "now", "rules": "classic"})
     for url in (f"/api/setwar/{table.pk}/rounds", "/api/setwar/999999/", "/setwar/999999/"):
         response = client.get(url)
         assert response.status_code == 404, url
@@ -262,7 +262,9 @@ def test_only_set_war_games_have_rounds(client):
 
 def test_set_war_games_are_listed_by_kind(client):
     war = created(client, players=2, cards=C5)
-    table = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    table = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic"}, is_open=True
+    )
     listed = client.get("/api/games/?kind=setwar").json()
     assert [game["id"] for game in listed] == [war["id"]]
     assert listed[0]["status"] == "over" and listed[0]["kind"] == "setwar"
@@ -342,3 +344,12 @@ def test_the_10000_round_draw_stores_and_replays_within_seconds(client, staff):
     assert admin.status_code == 200
     assert admin.content.decode().count("&quot;type&quot;: &quot;round&quot;") == 200
     assert time.perf_counter() - started < 6
+
+
+def test_a_set_war_games_replay_address_opens_the_set_war_viewer(client):
+    """Issue 24: /games/<id>/replay/ of a Set War game is its own viewer, never raw JSON."""
+    body = created(client, players=3, seed=7)
+    response = client.get(f"/games/{body['id']}/replay/?from=profile")
+    assert response.status_code == 302
+    assert response["Location"] == f"/setwar/{body['id']}/?from=profile"
+    assert client.get(response["Location"]).status_code == 200

@@ -303,7 +303,9 @@ def test_a_save_downloads_at_any_time_in_the_original_format(client):
 
 
 def test_only_square_games_have_a_save(client):
-    set_game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    set_game = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic"}, is_open=True
+    )
     response = client.get(f"/api/games/{set_game.pk}/save")
     assert response.status_code == 400 and "only Square games" in response.json()["detail"]
     assert client.get("/api/games/999999/save").status_code == 404
@@ -433,7 +435,9 @@ def test_the_admin_shows_a_square_games_board_and_offers_its_save(staff):
     download = staff.get(f"/admin/games/game/{game.pk}/save/")
     assert download["Content-Disposition"].startswith("attachment;")
     assert json.loads(download.content) == SPEC_SAVE
-    set_game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    set_game = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic"}, is_open=True
+    )
     set_page = staff.get(f"/admin/games/game/{set_game.pk}/change/").content.decode()
     assert "square-board-picture" not in set_page and "/save/" not in set_page
     assert staff.get(f"/admin/games/game/{set_game.pk}/save/").status_code == 302
@@ -557,7 +561,9 @@ def test_the_square_page_continues_an_uploaded_save_with_the_visitor_in_seat_1(c
 
 
 def test_the_play_page_of_another_kind_or_no_game(client):
-    set_game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    set_game = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic"}, is_open=True
+    )
     assert client.get(f"/square/{set_game.pk}/").status_code == 302
     assert client.get("/square/999999/").status_code == 404
 

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def classic_table():
-    game = services.game_create(kind="set", options={"rules": "classic"})
+    game = services.game_create(kind="set", options={"start": "now", "rules": "classic"})
     seat = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
     return game, seat
 

@@ -18,7 +18,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @sync_to_async
 def table():
-    game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    game = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic"}, is_open=True
+    )
     ann = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
     bob = services.game_join(game_id=game.pk, player=Player.objects.create(name="bob"))
     return game, ann, bob

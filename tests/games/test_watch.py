@@ -26,7 +26,7 @@ class Client:
             "/api/games/",
             json={
                 "kind": "set",
-                "options": {"rules": "declare", "deck": EXAMPLE_DECK, **options},
+                "options": {"start": "now", "rules": "declare", "deck": EXAMPLE_DECK, **options},
                 "open": True,
             },
         )

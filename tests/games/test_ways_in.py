@@ -22,7 +22,7 @@ JSON = [(b"content-type", b"application/json")]
 
 def classic_table():
     game = services.game_create(
-        kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK}, is_open=True
+        kind="set", options={"start": "now", "rules": "classic", "deck": EXAMPLE_DECK}, is_open=True
     )
     seat = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
     return game, seat
@@ -135,7 +135,11 @@ def test_the_first_read_after_a_declare_deadline_answers_the_timed_out_game(clie
     created = client.post(
         "/api/games/",
         json.dumps(
-            {"kind": "set", "open": True, "options": {"rules": "declare", "declare_ms": 50}}
+            {
+                "kind": "set",
+                "open": True,
+                "options": {"start": "now", "rules": "declare", "declare_ms": 50},
+            }
         ),
         content_type="application/json",
     ).json()

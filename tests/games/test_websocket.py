@@ -23,7 +23,7 @@ def communicator(path: str, headers=SAME_ORIGIN) -> WebsocketCommunicator:
 @sync_to_async
 def make_table():
     game = services.game_create(
-        kind="set", options={"rules": "declare", "deck": EXAMPLE_DECK}, is_open=True
+        kind="set", options={"start": "now", "rules": "declare", "deck": EXAMPLE_DECK}, is_open=True
     )
     alice = services.game_join(game_id=game.pk, player=Player.objects.create(name="alice"))
     bob = services.game_join(game_id=game.pk, player=Player.objects.create(name="bob"))

@@ -230,7 +230,8 @@ def test_oversized_frames_through_the_live_server(server):
 
     http = httpx.Client(base_url=server.url, timeout=10)
     game = http.post(
-        "/api/games/", json={"kind": "set", "options": {"rules": "declare"}, "open": True}
+        "/api/games/",
+        json={"kind": "set", "options": {"start": "now", "rules": "declare"}, "open": True},
     ).json()
     alice = http.post(f"/api/games/{game['id']}/join", json={"name": "alice"}).json()["token"]
     bob = http.post(f"/api/games/{game['id']}/join", json={"name": "bob"}).json()["token"]

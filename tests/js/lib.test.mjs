@@ -138,7 +138,7 @@ test("a layout names the same places: AZERTY's second row starts with A", () => 
 });
 
 test("a replay says each step in words, naming cards by the server's phrases", async () => {
-  const {describeAction, describeOutcome, nextCards} = await import(
+  const {describeAction, describeOutcome} = await import(
     "../../static/js/replay/describe.js"
   );
   const phrase = (text) => `<${text}>`;
@@ -175,10 +175,28 @@ test("a replay says each step in words, naming cards by the server's phrases", a
     describeOutcome(wrongSet, phrase),
     "not a set, locked out; color: red, red, green — two alike, one different",
   );
-  const board = [[{card: "A"}, {card: "B"}], [{card: "C"}, {card: "D"}], [{card: "E"}, {card: "F"}]];
-  const steps = [{view: {board}}, {action: {type: "pick", row: 1, col: 1}}];
-  assert.deepEqual(nextCards(steps, 0), ["D"]);
-  assert.deepEqual(nextCards(steps, 1), []);
+  const square = {outcome: {status: 1, squares: [[1, 1], [2, 1]], meaning: "Placement accepted"}};
+  assert.equal(describeOutcome(square, phrase), "closing 2 squares; moves again");
+});
+
+test("a replay marks the cards of the step's own move, never the next one's", async () => {
+  const {stepMarks} = await import("../../static/js/replay/describe.js");
+  const row = (...cards) => cards.map((card) => ({card}));
+  const deal = {view: {board: [row("A", "B"), row("C", "D"), row("E", "F")]}};
+  const pick = {action: {type: "pick", row: 1, col: 1}, view: deal.view};
+  const none = {own: [], taken: [], dealt: [], hint: null};
+  assert.deepEqual(stepMarks([deal, pick], 0), none); // the deal marks nothing
+  assert.deepEqual(stepMarks([deal, pick], 1), {...none, own: ["D"]});
+  // A classic board (a flat list): a wrong claim stays marked; a set leaves, new cards come.
+  const flat = (...cards) => ({board: cards.map((card) => ({card}))});
+  const start = {view: flat("A", "B", "C", "D", "E", "F")};
+  const wrong = {action: {type: "claim", cards: ["A", "B", "D"]}, view: start.view};
+  const found = {action: {type: "claim", cards: ["A", "B", "C"]}, view: flat("G", "H", "I", "D", "E", "F")};
+  const steps = [start, wrong, found];
+  assert.deepEqual(stepMarks(steps, 1), {...none, own: ["A", "B", "D"]});
+  assert.deepEqual(stepMarks(steps, 2), {...none, taken: ["A", "B", "C"], dealt: ["G", "H", "I"]});
+  const hint = {action: {type: "hint"}, outcome: {hint: {card: "E"}}, view: found.view};
+  assert.deepEqual(stepMarks([...steps, hint], 3), {...none, hint: "E"});
 });
 
 test("a rating line says the rating, the game's change and the rated games", async () => {

@@ -16,7 +16,7 @@ import {
   shapeOf,
   spotOf,
 } from "../../static/js/square/geometry.js";
-import {nameOf, outcomeText, turnText, withNames} from "../../static/js/square/text.js";
+import {moveSentence, nameOf, outcomeText, turnText, withNames} from "../../static/js/square/text.js";
 
 // An "L" one cell wide and two tall hanging below-left of its zero point, and turned a quarter.
 const SHAPES = {
@@ -154,12 +154,37 @@ test("the turn line says who moves and what they may do", () => {
   );
 });
 
-test("an outcome reads as its status, its meaning and the squares closed", () => {
-  const meanings = {2: "Placement accepted; turn moved to the next player (also the opening)"};
+test("a move is told in words, never by its status code, 'you' for the reader's seat", () => {
+  const view = {names: ["ann", "bo"], seat: 1};
+  const again = "seat 1 placed piece 9/1 at (16,16), closing 2 squares; seat 1 moves again (1 move left)";
   assert.equal(
-    outcomeText({status: 2, action: {type: "place"}, squares: [[1, 1]]}, meanings),
-    `Status 2 — ${meanings[2]}. You closed 1 square.`,
+    outcomeText(view, {status: 1, message: again}),
+    "You placed piece 9/1 at (16,16), closing 2 squares; you move again (1 move left).",
   );
-  const pass = outcomeText({status: 0, meaning: "Pass accepted"}, meanings);
-  assert.equal(pass, "Status 0 — Pass accepted.");
+  assert.equal(
+    moveSentence({...view, seat: 2}, "seat 1 passed; seat 2 to move"),
+    "ann passed; your turn.",
+  );
+  assert.equal(
+    moveSentence({names: ["ann", "bo"]}, "seat 2 opened with piece 13/4 at (15,15); seat 1 to move"),
+    "bo opened with piece 13/4 at (15,15); ann's turn.",
+  );
+  assert.equal(
+    moveSentence(view, "seat 2 emptied their hand: final round, 1 turn left, seat 1 to move"),
+    "bo emptied their hand: final round, 1 turn left, your turn.",
+  );
+  assert.equal(moveSentence(view, "seat 1 passed; game over, won by seat 1"), "You passed; game over, won by you.");
+  assert.equal(moveSentence({names: [null, "bo"]}, "seat 1 passed"), "seat 1 passed.");
+  assert.doesNotMatch(outcomeText(view, {status: 2, message: "seat 2 passed; seat 1 to move"}), /Status|2 —/);
+});
+
+test("a touch in a dot's ring takes that dot's placement, the nearest where rings overlap", async () => {
+  const {nearestSpot, spotOf} = await import("../../static/js/square/geometry.js");
+  const middle = [0.5, -1];
+  const anchors = [[10, 10], [11, 10], [14, 12]];
+  assert.deepEqual(spotOf(anchors[0], middle), [10.5, 9]);
+  assert.deepEqual(nearestSpot([10.6, 9.1], anchors, middle, 0.8), [10, 10]);
+  assert.deepEqual(nearestSpot([11.1, 9], anchors, middle, 0.8), [11, 10]); // nearer the second
+  assert.equal(nearestSpot([12.5, 9], anchors, middle, 0.8), null); // in no ring
+  assert.deepEqual(nearestSpot([12.5, 9], anchors, middle, 1.1), [11, 10]);
 });

@@ -28,7 +28,7 @@ from cards.engine.rules import find_set
 
 PAUSE_S = 0.15  # between two moves of one player: about 6 moves a second each
 CLAIMS = 0.1  # the share of moves that claim a set (a game lasts a while)
-CLASSIC = {"kind": "set", "options": {"rules": "classic"}}
+CLASSIC = {"kind": "set", "options": {"start": "now", "rules": "classic"}}
 
 
 def refused(answer) -> None:

@@ -21,7 +21,11 @@ def test_a_token_revoked_through_one_process_ends_its_seat_and_socket_in_the_oth
     assert made.status_code == 201, made.text
     bearer = {"Authorization": f"Bearer {made.json()['token']}"}
     with httpx.Client(base_url=second.url, timeout=30) as other:
-        game = other.post("/api/games/", json={"kind": "set", "open": True}, headers=bearer).json()
+        game = other.post(
+            "/api/games/",
+            json={"kind": "set", "open": True, "options": {"start": "now"}},
+            headers=bearer,
+        ).json()
         joined = other.post(f"/api/games/{game['id']}/join", json={"name": "x"}, headers=bearer)
         assert joined.status_code == 201, joined.text
         seat = {"Authorization": f"Token {joined.json()['token']}"}

@@ -77,7 +77,10 @@ def finished_game(url: str, players: int) -> tuple[int, list[str]]:
     with httpx.Client(base_url=url, timeout=30) as http:
         created = http.post(
             "/api/games/",
-            json={"kind": "set", "options": {"rules": "classic", "deck": EXAMPLE_DECK}},
+            json={
+                "kind": "set",
+                "options": {"start": "now", "rules": "classic", "deck": EXAMPLE_DECK},
+            },
         )
         game_id, key = created.json()["id"], created.json()["key"]  # private: joined by its key
         tokens = [

@@ -12,6 +12,7 @@ __all__ = [
     "MAX_CLOCK_MS",
     "PENALTY_POINTS",
     "SET_POINTS",
+    "START_MS",
     "TableError",
 ]
 
@@ -23,6 +24,8 @@ AWAY_MS = 60_000
 #: ``now + declare_ms`` (or ``last_seen + away_ms``) in Unix ms, stored in a 64-bit column, so an
 #: unbounded option would overflow the database on the first move.
 MAX_CLOCK_MS = 86_400_000
+#: How long after a player starts a waiting table its cards are dealt: a countdown everyone sees.
+START_MS = 3000
 #: Points for a correct set and for a wrong one or a timeout (§5).
 SET_POINTS = 10
 PENALTY_POINTS = 5
@@ -37,9 +40,26 @@ class TableError(SetError):
 
     ``str(error)`` is a sentence for a person; ``code`` is a short machine reason (``bad_pick``,
     ``bad_action``, ``bad_option``, ``bad_player``, ``not_seated``, ``locked_out``,
-    ``just_taken``, ``not_on_board``, ``bad_claim``, ``game_over``, ``bad_state``).
+    ``just_taken``, ``not_on_board``, ``bad_claim``, ``game_over``, ``bad_state``,
+    ``not_started``, ``already_started``, ``not_host``).
+
+    ``refusal`` says what kind of no it is, for a platform that answers in those terms:
+    ``"conflict"`` for an action the table's moment refuses (before the deal, a second start),
+    ``"forbidden"`` for a player who may not do it, ``"invalid"`` otherwise.
     """
+
+    CONFLICTS = frozenset({"not_started", "already_started"})
+    FORBIDDEN = frozenset({"not_host"})
 
     def __init__(self, message: str, code: str = "bad_action") -> None:
         super().__init__(message)
         self.code = code
+
+    @property
+    def refusal(self) -> str:
+        """Return ``"conflict"``, ``"forbidden"`` or ``"invalid"`` (see the class)."""
+        if self.code in self.CONFLICTS:
+            return "conflict"
+        if self.code in self.FORBIDDEN:
+            return "forbidden"
+        return "invalid"

@@ -30,7 +30,11 @@ from cards.engine.table.shared import (
     is_present,
     option_int,
     record_hint,
+    refuse_before_deal,
     seat,
+    start_option,
+    start_table,
+    start_view,
     tallied,
     touch_state,
     was_hinted,
@@ -58,7 +62,7 @@ class DeclareRules(TableRules):
     """
 
     name = "declare"
-    actions = ("join", "look", "watch", "declare", "pick", "add", "hint", "count")
+    actions = ("join", "look", "watch", "declare", "pick", "add", "hint", "count", "start")
 
     # -- creation ---------------------------------------------------------------------------------
 
@@ -67,22 +71,29 @@ class DeclareRules(TableRules):
         """Deal a fresh declare table: shuffle (or take the given deck) and lay 3 rows of D cards.
 
         Options: ``attributes`` (3 or 4, default 4), ``deck`` (card strings in deck order),
-        ``away_ms`` (default 60000), ``declare_ms`` (default 5000).
+        ``away_ms`` (default 60000), ``declare_ms`` (default 5000), ``start`` ("now", the
+        default, or "wait": no cards until a player starts the table, see `start_table`).
+
+        >>> waiting = DeclareRules.new_state(options={"start": "wait"}, seed=4, now_ms=0)
+        >>> waiting.board, len(waiting.deck), waiting.waiting
+        (((), (), ()), 81, True)
         """
         options = DeclareRules.clean_options(options)
         attributes = options.get("attributes", 4)
         deck = deal_deck(options, attributes, seed, 3 * attributes)
-        cols = attributes
         state = DeclareState(
             attributes=attributes,
-            default_cols=cols,
+            default_cols=attributes,
             declare_ms=options.get("declare_ms", DECLARE_MS),
             away_ms=options.get("away_ms", AWAY_MS),
             created_ms=now_ms,
-            board=tuple(tuple(deck[r * cols : (r + 1) * cols]) for r in range(3)),
-            deck=tuple(deck[3 * cols :]),
+            board=((), (), ()),
+            deck=tuple(deck),
+            waiting=True,
         )
-        return _end_if_done(state, now_ms)
+        if start_option(options) == "wait":
+            return state
+        return _dealt(state, now_ms).evolve(starts_ms=None)
 
     @staticmethod
     def clean_options(options: object) -> dict:
@@ -91,13 +102,13 @@ class DeclareRules(TableRules):
 
         Known options, each optional: ``attributes`` (3 or 4), ``deck`` (distinct card strings
         of that size, a multiple of 3, at least a board; stored as protocol texts),
-        ``declare_ms`` and ``away_ms`` (whole milliseconds, 1 to `MAX_CLOCK_MS`). Only the
-        options given are returned, so defaults stay the engine's.
+        ``declare_ms`` and ``away_ms`` (whole milliseconds, 1 to `MAX_CLOCK_MS`), ``start``
+        ("now" or "wait"). Only the options given are returned, so defaults stay the engine's.
 
         >>> DeclareRules.clean_options({"attributes": 3, "declare_ms": 2000})
         {'attributes': 3, 'declare_ms': 2000}
         """
-        options = check_options(options, ("attributes", "deck", "away_ms", "declare_ms"))
+        options = check_options(options, ("attributes", "deck", "away_ms", "declare_ms", "start"))
         attributes = option_int(options, "attributes", 4, (3, 4))
         cleaned: dict[str, Any] = {}
         if "attributes" in options:
@@ -107,6 +118,8 @@ class DeclareRules(TableRules):
         for key, default in (("declare_ms", DECLARE_MS), ("away_ms", AWAY_MS)):
             if key in options:
                 cleaned[key] = option_int(options, key, default, maximum=MAX_CLOCK_MS)
+        if "start" in options:
+            cleaned["start"] = start_option(options)
         return cleaned
 
     # -- actions ----------------------------------------------------------------------------------
@@ -118,11 +131,18 @@ class DeclareRules(TableRules):
         Every expired deadline is applied first (§4). Actions: ``join``, ``look`` and ``watch``
         (join if new, otherwise only mark presence), ``declare``, ``pick`` (``row``, ``col``),
         ``add`` (vote) and ``hint``. Each joins a new player. A finished table changes nothing.
+        ``start`` starts a waiting table's countdown (`start_table`); before the deal only
+        ``join``, ``look``, ``watch`` and ``start`` are taken (``not_started``).
         """
         kind = check_action(action, DeclareRules.actions)
         check_player(player)
         state, expired = _run_due(state, now_ms)
         ticked = bool(expired)
+        refuse_before_deal(state, kind)
+        if kind == "start":
+            state, outcome = start_table(state, player, now_ms)
+            outcome.update(joined=False, expired=expired, over=False)
+            return Result(state, outcome, True)
         position = _check_pick(state, action) if kind == "pick" else None
         outcome: dict[str, Any] = {"action": kind, "joined": False, "expired": expired}
         if state.over:
@@ -154,6 +174,8 @@ class DeclareRules(TableRules):
         votes are pending. It can lie in the past for a state not ticked yet: tick it then.
         """
         agreement = _agreement_time(state)
+        if state.waiting:
+            return state.starts_ms
         declaring = state.declaring
         if declaring is None or state.over:
             return agreement
@@ -197,12 +219,13 @@ class DeclareRules(TableRules):
             declare = {"state": who, "declarer": declaring.declarer, "deadline": declaring.deadline}
         present = [p for p in state.players if is_present(state, p, now_ms)]
         return {
+            **start_view(state, player, now_ms),
             "rules": DeclareRules.name,
             "attributes": attributes,
             "rows": 3,
             "cols": state.cols,
             "default_cols": state.default_cols,
-            "board": board,
+            "board": [] if state.waiting else board,
             "declare": declare,
             "picks": [[r, c] for r, c in declaring.picks] if mine else [],
             "you": player,
@@ -420,10 +443,19 @@ def _ending(
     return {"over": True, "ended_ms": at_ms, "declaring": None, "votes": ()}
 
 
-def _end_if_done(state: DeclareState, at_ms: int) -> DeclareState:
-    """Run the end-of-game test of §8: over when the deck is empty and no set is on the board."""
-    ending = _ending(state.board, state.deck, state.attributes, at_ms)
-    return state.evolve(**ending) if ending else state
+def _dealt(state: DeclareState, at_ms: int) -> DeclareState:
+    """Deal a waiting table at ``at_ms``: 3 rows of D cards from the front of the deck (§1),
+    then the end-of-game test of §8 (a given deck may hold no set)."""
+    deck, cols = state.deck, state.default_cols
+    board = tuple(tuple(deck[r * cols : (r + 1) * cols]) for r in range(3))
+    changes: dict[str, Any] = {
+        "board": board,
+        "deck": deck[3 * cols :],
+        "waiting": False,
+        "starts_ms": at_ms,
+    }
+    changes.update(_ending(board, changes["deck"], state.attributes, at_ms))
+    return state.evolve(**changes)
 
 
 def _add_cards(state: DeclareState, at_ms: int) -> tuple[DeclareState, dict]:
@@ -468,6 +500,12 @@ def _run_due(state: DeclareState, now_ms: int) -> tuple[DeclareState, list[dict]
     when players became away (§7).
     """
     happened: list[dict] = []
+    if state.waiting:
+        if state.starts_ms is None or state.starts_ms > now_ms:
+            return state, happened
+        at = state.starts_ms
+        state = _dealt(state, at)
+        happened.append({"kind": "dealt", "at": at, "over": state.over})
     while not state.over:
         declaring = state.declaring
         deadline = declaring.deadline if declaring is not None else None

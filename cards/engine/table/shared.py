@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from cards.engine.card import parse_card
 from cards.engine.errors import SetError
 from cards.engine.fast import shuffled_codes
-from cards.engine.table.base import BAD_NAME, TableError
+from cards.engine.table.base import BAD_NAME, START_MS, TableError
 from cards.engine.table.codes import set_at, text_of
 from cards.engine.table.state import (
     Hint,
@@ -42,7 +42,11 @@ __all__ = [
     "is_present",
     "option_int",
     "record_hint",
+    "refuse_before_deal",
     "seat",
+    "start_option",
+    "start_table",
+    "start_view",
     "tallied",
     "touch_state",
     "was_hinted",
@@ -296,6 +300,106 @@ def final_result(state: TableState) -> dict:
         "sets": sets,
         "hinted": hinted,
         "ended_ms": state.ended_ms,
+    }
+
+
+# --- the start -------------------------------------------------------------------------------
+
+#: The ``start`` option's values: deal when the table is made, or wait for a player's start.
+START_CHOICES = ("now", "wait")
+#: What a player may do at a table still waiting for its deal.
+BEFORE_DEAL = frozenset({"join", "look", "watch", "start"})
+
+
+def start_option(options: dict) -> str:
+    """Return the ``start`` option (``"now"`` when absent), refusing any other value.
+
+    >>> start_option({}), start_option({"start": "wait"})
+    ('now', 'wait')
+    """
+    value = options.get("start", "now")
+    if value not in START_CHOICES:
+        raise TableError(
+            f"The start option must be 'now' (deal at once) or 'wait' (deal when a player "
+            f"starts the table); got {_shown(value)}.",
+            "bad_option",
+        )
+    return value
+
+
+def host_of(state: TableState) -> str | None:
+    """Return who starts a waiting table: its first player (who made it), or None."""
+    if not state.waiting or not state.players:
+        return None
+    return state.players[0]
+
+
+def may_start(state: TableState, player: str | None, now_ms: int) -> bool:
+    """Tell whether ``player`` may start the table now: a seated player at a table still
+    waiting and not counting down, who is its host or whose host is away."""
+    if player is None or player not in state.scores or not state.waiting:
+        return False
+    if state.starts_ms is not None or state.over:
+        return False
+    host = state.players[0]
+    return player == host or not is_present(state, host, now_ms)
+
+
+def start_table(state: S, player: str, now_ms: int) -> tuple[S, dict]:
+    """Start a waiting table's countdown: its cards are dealt `START_MS` later (by ``tick``).
+
+    Only a seated player may, the host (its first player) or anyone when the host is away;
+    a second start, or one at a table dealt already, is refused (``already_started``).
+    """
+    if state.over:
+        raise TableError("The game is over.", "game_over")
+    if not state.waiting:
+        raise TableError("The game has already started.", "already_started")
+    if state.starts_ms is not None:
+        raise TableError(
+            "The game has already started: the cards are being dealt.", "already_started"
+        )
+    if player not in state.scores:
+        raise TableError("Join the table first.", "not_seated")
+    if not may_start(state, player, now_ms):
+        raise TableError(
+            f"Only {state.players[0]}, who made the table, can start it while they are here.",
+            "not_host",
+        )
+    starts = now_ms + START_MS
+    state = seat(state, player, now_ms).evolve(starts_ms=starts)
+    return state, {"action": "start", "starts_ms": starts}
+
+
+def refuse_before_deal(state: TableState, kind: str) -> None:
+    """Refuse an action that needs the cards while a table waits for its deal (``not_started``)."""
+    if not state.waiting or kind in BEFORE_DEAL:
+        return
+    if state.starts_ms is None:
+        raise TableError(
+            "The game has not started yet: the cards are dealt once a player presses Start.",
+            "not_started",
+        )
+    raise TableError(
+        "The game has not started yet: the cards are dealt when the countdown ends.",
+        "not_started",
+    )
+
+
+def start_view(state: TableState, player: str | None, now_ms: int) -> dict[str, Any]:
+    """Return what every view says of the table's start: ``status`` ("waiting", "active",
+    "over"), ``starts_at``, ``started_at`` and ``ended_at`` (epoch ms or None), ``host`` (who
+    may start it; None once started), ``may_start`` (whether ``player`` may now) and ``now``
+    (the server's clock, for countdowns)."""
+    status = "over" if state.over else "waiting" if state.waiting else "active"
+    return {
+        "status": status,
+        "starts_at": state.starts_ms,
+        "started_at": state.started_ms,
+        "ended_at": state.ended_ms,
+        "host": host_of(state),
+        "may_start": may_start(state, player, now_ms),
+        "now": now_ms,
     }
 
 

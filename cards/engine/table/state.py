@@ -199,6 +199,22 @@ class TableState:
     tally: Mapping[str, Tally] = field(default_factory=lambda: _EMPTY)
     over: bool = False
     ended_ms: int | None = None
+    waiting: bool = False
+    starts_ms: int | None = None
+
+    @property
+    def started_ms(self) -> int | None:
+        """Return when the cards were dealt, or None while the table waits."""
+        if self.waiting:
+            return None
+        return self.created_ms if self.starts_ms is None else self.starts_ms
+
+    def _start_json(self) -> dict[str, Any] | None:
+        """Return the stored ``waiting`` and ``starts_ms``, or None for a table dealt when made
+        (whose JSON form is as it was before tables could wait)."""
+        if not self.waiting and self.starts_ms is None:
+            return None
+        return {"waiting": self.waiting, "starts_ms": self.starts_ms}
 
     @property
     def board_cards(self) -> tuple[int, ...]:
@@ -253,15 +269,19 @@ class TableState:
         never changed by anyone, so parts of it may be shared by several such dicts.
         """
         text = texts(self.attributes).__getitem__
+        start = self._start_json()
         if like is None:
-            return self._drawn(text)
+            return self._with_start(self._drawn(text), start)
         before, old = like
+        keys = [*old]
+        if keys[-2:] == _START_KEYS:
+            keys = keys[:-2]
         if (
             type(before) is not type(self)
             or before.attributes != self.attributes
-            or [*old] != self._json_keys
+            or keys != self._json_keys
         ):
-            return self._drawn(text)
+            return self._with_start(self._drawn(text), start)
         data = old.copy()
         data["away_ms"] = self.away_ms
         data["created_ms"] = self.created_ms
@@ -284,6 +304,16 @@ class TableState:
         data["over"] = self.over
         data["ended_ms"] = self.ended_ms
         self._redraw(data, before, text)
+        return self._with_start(data, start)
+
+    @staticmethod
+    def _with_start(data: dict[str, Any], start: dict[str, Any] | None) -> dict[str, Any]:
+        """Return ``data`` with the start's keys last, or without them (a table dealt when made)."""
+        if start is None:
+            data.pop("waiting", None)
+            data.pop("starts_ms", None)
+        else:
+            data.update(start)
         return data
 
     def _drawn(self, text: Callable[[int], str]) -> dict[str, Any]:
@@ -353,7 +383,14 @@ class TableState:
             ),
             "over": data["over"],
             "ended_ms": data["ended_ms"],
+            # A table stored without them was dealt when it was made.
+            "waiting": data.get("waiting", False),
+            "starts_ms": data.get("starts_ms"),
         }
+
+
+#: The keys a table made to wait stores after all others.
+_START_KEYS = ["waiting", "starts_ms"]
 
 
 def _hints_json(hints: Mapping[str, Hint], text: Callable[[int], str]) -> dict[str, Any]:

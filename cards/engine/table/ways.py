@@ -158,7 +158,11 @@ def mode_view(state: ModeState, cards: tuple[dict[str, Any], ...]) -> dict[str, 
     if state.mode == Mode.PUZZLE:
         view["found"] = [[cards[card]["card"] for card in found] for found in state.found]
         view["sets_total"] = count_sets(state.board, state.attributes)
-        view["started_ms"] = state.created_ms
-        view["elapsed_ms"] = None if state.ended_ms is None else state.ended_ms - state.created_ms
+        view["started_ms"] = state.started_ms
+        view["elapsed_ms"] = (
+            None
+            if state.ended_ms is None or state.started_ms is None
+            else state.ended_ms - state.started_ms
+        )
         view["wrong"] = {name: tally.wrong for name, tally in state.tally.items()}
     return view

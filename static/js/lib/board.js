@@ -5,9 +5,12 @@
  *       card: text -> {digits, phrase}  (the page's deck, from the server),
  *       keyboard: {codes, labels}  (the server's key places, and the chosen layout's names)
  *       selected: [card texts]  (highlighted as chosen),  hint: card text,  marked: [card texts]
- *       fresh: [card texts]     (just dealt: they fade in),
- *       taken: [cells]          (just taken: drawn once more where they were, fading out over
- *                                the card dealt in their place; the other cards never move),
+ *       fresh: [card texts]     (just dealt: they fade in, after the taken cards have gone),
+ *       taken: [cells]          (just taken: drawn once more where they were, fading out
+ *                                before the card dealt in their place fades in, never both at
+ *                                once; the other cards never move),
+ *       landscape: bool (wide cards on an upright board, as the table page draws them where
+ *                  the board is wider than tall),
  *       interactive: bool (buttons, else
  *       plain figures; keys are drawn on interactive cards only), disabled: bool,
  *       flat: bool (never turned on a narrow screen: a row of a few cards, as a chain)
@@ -93,6 +96,9 @@ function cardSvg(card, label, landscape) {
 /** Draw `view`'s board into `element` and return its cells. */
 export function render(element, view, opts = {}) {
   const narrow = !opts.flat && isNarrow();
+  const landscape = narrow || (!!opts.landscape && !opts.flat);
+  // A card dealt in a taken card's place waits until that one has left (CSS: .after-taken).
+  const waits = (opts.taken || []).length > 0;
   const list = cells(view, opts.keyboard || {}, {narrow});
   const cols = list.reduce((most, cell) => Math.max(most, cell.col + 1), 0);
   const selected = opts.selected || [];
@@ -103,6 +109,7 @@ export function render(element, view, opts = {}) {
     focusedIndex = document.activeElement.dataset.index;
   }
   element.classList.toggle("narrow", narrow);
+  element.classList.toggle("landscape", landscape && !narrow);
   element.style.setProperty("--cols", String(Math.max(cols, 1)));
   element.setAttribute("data-cols", String(cols));
   const fragment = document.createDocumentFragment();
@@ -116,7 +123,7 @@ export function render(element, view, opts = {}) {
       (chosen ? " selected" : "") +
       (hinted ? " hinted" : "") +
       (marked.includes(cell.card) ? " marked" : "") +
-      (fresh.includes(cell.card) ? " fresh" : "");
+      (fresh.includes(cell.card) ? ` fresh${waits ? " after-taken" : ""}` : "");
     // Set through the CSSOM, not a style attribute, so the strict CSP allows it.
     node.style.gridRow = String(narrow ? cell.col + 1 : cell.row + 1);
     node.style.gridColumn = String(narrow ? cell.row + 1 : cell.col + 1);
@@ -137,7 +144,7 @@ export function render(element, view, opts = {}) {
       node.setAttribute("role", "img");
     }
     // Keys label the cards only where they can be pressed.
-    node.innerHTML = card.digits ? cardSvg(card, opts.interactive ? cell.key : "", narrow) : "";
+    node.innerHTML = card.digits ? cardSvg(card, opts.interactive ? cell.key : "", landscape) : "";
     fragment.appendChild(node);
   }
   for (const cell of opts.taken || []) {
@@ -148,7 +155,7 @@ export function render(element, view, opts = {}) {
     ghost.setAttribute("aria-hidden", "true");
     ghost.style.gridRow = String(narrow ? cell.col + 1 : cell.row + 1);
     ghost.style.gridColumn = String(narrow ? cell.row + 1 : cell.col + 1);
-    ghost.innerHTML = cardSvg(card, "", narrow);
+    ghost.innerHTML = cardSvg(card, "", landscape);
     ghost.addEventListener("animationend", () => ghost.remove());
     setTimeout(() => ghost.remove(), 1000); // where no animation runs (reduced motion)
     fragment.appendChild(ghost);

@@ -11,6 +11,9 @@
  *   chat.add({id, name, text, at}); // a chat line (a pushed one, a posted one)
  *   chat.note("ann found a set.");  // a line of what happens at the table, in the same log
  *
+ * A page that draws the log itself (the table page draws the game's story, chat included)
+ * passes `onMessage(message)`: each new line (pushed, posted, read again) goes to it instead.
+ *
  * The panel holds the log (`.timeline`, its first lines rendered by the server), the form
  * (`.chat-form`, its input's maxlength the server's limit), the spectators' line, the error line
  * and the "Hide chat" button. Text is only ever set as textContent: a message is shown as written,
@@ -45,7 +48,7 @@ export function chatLine(message) {
   return item;
 }
 
-export function mountChat(root, {url, canWrite = false} = {}) {
+export function mountChat(root, {url, canWrite = false, onMessage = null} = {}) {
   const log = root.querySelector(".timeline");
   const form = root.querySelector(".chat-form");
   const input = form ? form.querySelector("input") : null;
@@ -100,7 +103,8 @@ export function mountChat(root, {url, canWrite = false} = {}) {
         shown.add(id);
         lastId = Math.max(lastId, Number(id) || 0);
       }
-      append(chatLine(message));
+      if (onMessage) onMessage(message);
+      else append(chatLine(message));
     },
     note(text) {
       if (!text) return;

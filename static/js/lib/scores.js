@@ -26,16 +26,20 @@ export function renderScores(element, scores, {badges = () => [], value, me = nu
   for (const name of names) {
     const item = document.createElement("li");
     item.dataset.player = name;
+    // The name and its badges wrap inside their own box; the points keep their place at the end.
+    const who = document.createElement("span");
+    who.className = "score-who";
     const label = document.createElement("span");
     label.className = "score-name";
     label.textContent = name;
-    item.appendChild(label);
+    who.appendChild(label);
     for (const badge of badges(name)) {
       const tag = document.createElement("span");
       tag.className = `badge badge-${badge.split(" ")[0]}`;
       tag.textContent = badge;
-      item.appendChild(tag);
+      who.appendChild(tag);
     }
+    item.appendChild(who);
     const points = document.createElement("span");
     points.className = "score-value";
     points.textContent = value ? value(name) : String(scores[name]);

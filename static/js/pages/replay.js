@@ -2,8 +2,10 @@
  *
  * Data: GET /api/games/<id>/replay -> {"game": summary, "steps": [{seq, actor, action, outcome,
  * at_ms, view}...], "chat": [{id, name, text, at, at_ms}...]}, step 0 being the deal. The chat's
- * lines are put among the moves by their time (text only: never read as HTML). Set views are drawn as cards, Square Game views as
- * their board; other kinds show their view as JSON.
+ * lines are put among the moves by their time (text only: never read as HTML). Set views are
+ * drawn as cards, the step's own cards marked (the legend says how), Square Game views as their
+ * board; a kind with a viewer of its own (Set War) is sent there by the server, and any other
+ * kind shows its view as JSON.
  */
 
 import {request} from "../lib/api.js";
@@ -12,7 +14,7 @@ import {deck} from "../lib/cards.js";
 import {chatLine} from "../lib/chat.js";
 import {clock} from "../lib/format.js";
 import {renderScores} from "../lib/scores.js";
-import {describeAction, describeOutcome, nextCards} from "../replay/describe.js";
+import {describeAction, describeOutcome, stepMarks} from "../replay/describe.js";
 import {renderReplayBoard} from "../square/board.js";
 
 const root = document.getElementById("replay-root");
@@ -27,6 +29,7 @@ const el = {
   board: $("replay-board"),
   json: $("replay-json"),
   extra: $("replay-extra"),
+  taken: $("replay-taken"),
   move: $("step-move"),
   label: $("step-label"),
   slider: $("step-slider"),
@@ -49,13 +52,43 @@ function drawBoard(step) {
   const drawn = cfg.kind === "set" || cfg.kind === "square";
   el.json.hidden = drawn;
   el.board.hidden = !drawn;
+  el.taken.hidden = true;
   if (cfg.kind === "set") {
-    render(el.board, step.view, {card, interactive: false, marked: nextCards(steps, index)});
+    drawMarkedBoard(step);
     drawModeParts(step.view);
   } else if (cfg.kind === "square") {
     renderReplayBoard(el.board, step.view, step);
   } else {
     el.json.textContent = JSON.stringify(step.view, null, 2);
+  }
+}
+
+/** Draw a Set step's board, after the step, with the step's own cards marked: those of its
+ * move still on the board outlined, the ones it took in a row above the board, the ones dealt
+ * tagged "new", a hint's card glowing (the page's legend says so). */
+function drawMarkedBoard(step) {
+  const marks = stepMarks(steps, index);
+  render(el.board, step.view, {card, interactive: false, marked: marks.own, hint: marks.hint});
+  for (const node of el.board.querySelectorAll(".card")) {
+    const notes = [];
+    if (marks.own.includes(node.dataset.card)) notes.push("a card of this move");
+    if (marks.dealt.includes(node.dataset.card)) {
+      node.classList.add("dealt");
+      notes.push("new: dealt at this step");
+    }
+    if (notes.length) node.setAttribute("aria-label", `${node.getAttribute("aria-label")}, ${notes.join(", ")}`);
+  }
+  if (marks.taken.length) {
+    const row = cardRow(marks.taken, card, "board mini replay-taken-cards");
+    for (const node of row.querySelectorAll(".card")) {
+      node.classList.add("marked");
+      node.setAttribute("aria-label", `${node.getAttribute("aria-label")}, taken at this step`);
+    }
+    const label = document.createElement("span");
+    label.className = "replay-taken-label";
+    label.textContent = "Taken at this step:";
+    el.taken.replaceChildren(label, row);
+    el.taken.hidden = false;
   }
 }
 

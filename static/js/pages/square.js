@@ -8,8 +8,9 @@
  * placement (square/geometry.js).
  *
  * The page's config (#square-config) carries the pieces' shapes, written by the engine
- * (`pieces[piece][permutation]`: segments relative to the zero point), the status meanings and
- * the addresses; the view (#square-view, then each state pushed) says the rest.
+ * (`pieces[piece][permutation]`: segments relative to the zero point) and the addresses; the
+ * view (#square-view, then each state pushed) says the rest. Moves are told in words (the status
+ * codes stay in the API); a message under the board lasts until the next move or the end.
  */
 
 import {request, useCsrfToken} from "../lib/api.js";
@@ -26,6 +27,7 @@ import {
   hitArea,
   makeBoard,
   pieceSvg,
+  touchRadius,
 } from "../square/board.js";
 import {
   anchorUnder,
@@ -33,12 +35,13 @@ import {
   legalIndex,
   middleOf,
   moved,
+  nearestSpot,
   permutationOf,
   segmentsAt,
   shapeOf,
   spotOf,
 } from "../square/geometry.js";
-import {nameOf, outcomeText, turnText, winnersText, withNames} from "../square/text.js";
+import {moveSentence, nameOf, outcomeText, turnText, winnersText} from "../square/text.js";
 
 function readJson(id) {
   return JSON.parse(document.getElementById(id).textContent);
@@ -84,7 +87,11 @@ function start(root) {
   const presence = new Presence();
   let pending = false;
   let socket = null;
+  let said = null; // the engine message of the move the message under the board tells, if any
 
+  // A touch screen, or one as narrow as a phone's: each green dot gets a ring of 40 px that a
+  // touch anywhere in takes (a dot alone is a few pixels across there).
+  const touchy = () => window.matchMedia("(pointer: coarse), (max-width: 640px)").matches;
   const permutation = () => permutationOf(pick.rotation, pick.flip);
   const shape = () => shapeOf(shapes, pick.piece, permutation());
   const isOpening = () => view.phase === "opening";
@@ -96,9 +103,10 @@ function start(root) {
     return seat ? seat.hand : [];
   }
 
-  function say(text, tone) {
+  function say(text, tone, about = null) {
     ui.message.textContent = text || "";
     ui.message.className = `message${tone ? ` ${tone}` : ""}`;
+    said = about;
   }
 
   // --- drawing ---------------------------------------------------------------------------------
@@ -192,18 +200,8 @@ function start(root) {
           : `No move yet: ${nameOf(view, view.players)} makes the opening.`;
       return;
     }
-    ui.last.textContent = "";
-    const code = document.createElement("strong");
-    code.className = "status-code";
-    code.textContent = `Status ${last.status}`;
-    ui.last.appendChild(code);
-    const meaning = last.meaning || cfg.meanings[String(last.status)] || "";
-    ui.last.appendChild(document.createTextNode(` — ${meaning}. `));
-    const what = document.createElement("span");
-    what.className = "muted";
-    what.textContent = withNames(view, last.message);
-    ui.last.appendChild(what);
-    ui.last.dataset.status = String(last.status);
+    ui.last.textContent = moveSentence(view, last.message);
+    ui.last.dataset.status = String(last.status); // the spec's code, for programs
   }
 
   function renderPalette() {
@@ -269,6 +267,7 @@ function start(root) {
       drawSpots(
         board,
         spots.map((anchor) => spotOf(anchor, middle)),
+        touchy() ? touchRadius(board) : 0,
       );
     }
     if (openingNow()) pick.at = view.opening.slice();
@@ -284,7 +283,8 @@ function start(root) {
       ui.ghostInfo.textContent = `${where}: wait for your turn.`;
       ui.ghostInfo.dataset.legal = "";
     } else if (ok) {
-      ui.ghostInfo.textContent = `${where}: legal. Click or press Enter to place.`;
+      const how = touchy() ? "Touch it again or press Place" : "Click or press Enter to place";
+      ui.ghostInfo.textContent = `${where}: legal. ${how}.`;
       ui.ghostInfo.dataset.legal = "1";
     } else {
       const dots = spots.length && ui.spots.checked ? " (the green dots)." : ".";
@@ -299,6 +299,7 @@ function start(root) {
 
   function choose(piece) {
     pick.piece = piece;
+    if (ui.message.classList.contains("info")) say(""); // "Choose a piece first." is done
     if (!pick.at) {
       const spots = legal.spots(piece, permutation());
       pick.at = spots.length ? spots[0].slice() : view.opening.slice();
@@ -340,7 +341,13 @@ function start(root) {
   function anchorAt(event) {
     const point = boardPoint(board, event.clientX, event.clientY);
     if (!point || pick.piece === null) return null;
-    return anchorUnder(point, middleOf(shape()), size);
+    const middle = middleOf(shape());
+    if (touchy() && ui.spots.checked && view.your_turn) {
+      const spots = legal.spots(pick.piece, permutation());
+      const near = nearestSpot(point, spots, middle, touchRadius(board));
+      if (near) return near;
+    }
+    return anchorUnder(point, middle, size);
   }
 
   function follow(event) {
@@ -374,7 +381,13 @@ function start(root) {
   // --- acting ----------------------------------------------------------------------------------
 
   function refused(detail) {
-    say(`Refused (status -1 — ${cfg.meanings["-1"]}): ${withNames(view, detail)}`, "bad");
+    say(`Not played, nothing changed: ${detail}`, "bad");
+  }
+
+  /** Tell the mover what their move did, until the next move. */
+  function told(outcome) {
+    if (view.over || !outcome || !outcome.message) return; // the end says the rest
+    say(outcomeText(view, outcome), "good", outcome.message);
   }
 
   async function act(action) {
@@ -397,8 +410,8 @@ function start(root) {
       refused(reply.detail);
       return;
     }
-    say(outcomeText(reply.data.outcome, cfg.meanings), "good");
     update(reply.data.version, reply.data.view);
+    told(reply.data.outcome);
   }
 
   function placeGhost() {
@@ -435,10 +448,13 @@ function start(root) {
     const wasOver = !!view.over;
     const lastBefore = JSON.stringify(view.last || null);
     view = newView;
-    // Each move, in words, in the game's log beside its chat.
+    // Each move, in words, in the game's log beside its chat; the message under the board was
+    // about an earlier move (or a refusal): it goes, as it does at the end.
     if (view.last && JSON.stringify(view.last) !== lastBefore) {
-      chat.note(withNames(view, view.last.message));
+      chat.note(moveSentence(view, view.last.message));
+      if (said !== view.last.message) say("");
     }
+    if (view.over && !wasOver) say("");
     // New players, or the end (a rated game has rated its players by then): read the seats.
     if ((view.names || []).join(",") !== before || (view.over && !wasOver)) refreshSeats();
     if (view.over && !wasOver) showStatus(ui.connection, socketState, {over: true});
@@ -555,7 +571,7 @@ function start(root) {
     },
     result: (message) => {
       pending = false;
-      say(outcomeText(message.outcome || {}, cfg.meanings), "good");
+      told(message.outcome);
     },
     error: (message) => {
       if (message.for === "chat") {
@@ -595,7 +611,20 @@ function start(root) {
   });
 
   render();
+  bringIntoView();
   if (cfg.auto_join) join();
+}
+
+/** Where the board and its tools fit the screen but not below the site's header (a phone),
+ * open the page scrolled to the game, so that no move needs a scroll. */
+function bringIntoView() {
+  const top = document.getElementById("turn").getBoundingClientRect().top;
+  const palette = document.getElementById("palette-panel");
+  const last = palette.hidden ? document.getElementById("square-board") : palette;
+  const bottom = last.getBoundingClientRect().bottom;
+  if (bottom > window.innerHeight && bottom - top <= window.innerHeight) {
+    window.scrollTo({top: window.scrollY + top - 4, behavior: "instant"});
+  }
 }
 
 const root = document.getElementById("square-root");

@@ -1,73 +1,98 @@
 /* The Set table page (and solitaire, the same table with one seat and a clock).
  *
- * The page starts from the view rendered with it (#table-view), then follows the game over the
- * WebSocket; actions go over the socket, or over POST .../moves when it is down. Classic rules:
- * select three cards and they are claimed as one {"type": "claim", "cards": [...]}. Declare
- * rules: Set! (declare), then pick three cards before the deadline; picking a card while nobody
- * declares declares first. The cards' drawings and words, and the keys, are the server's.
+ * One state object (set/table-state.js) holds all the page knows: the server's view, what the
+ * player has chosen, the message and each control's error. Everything the page shows is drawn
+ * from it by render(state): on the first load (from the view rendered with the page), on a
+ * reload, on every pushed change and on each tick of the clock. Events only make a new state
+ * (with table-state's pure functions) and call update(), which draws it.
+ *
+ * The page follows the game over the WebSocket; actions go over the socket, or over
+ * POST .../moves when it is down. Classic rules: select three cards and they are claimed as one
+ * {"type": "claim", "cards": [...]}. Declare rules: Set! (declare), then pick three cards
+ * before the deadline. A table that waits (contract A's "status": "waiting") shows its waiting
+ * room and a Start button to whoever may start. The cards' drawings and words, and the keys,
+ * are the server's.
  */
 
 import {request, useCsrfToken} from "../lib/api.js";
-import {cardRow, cells, onLayoutChange, render} from "../lib/board.js";
+import {cardRow, cells, onLayoutChange, render as drawBoard} from "../lib/board.js";
 import {deck} from "../lib/cards.js";
 import {mountChat} from "../lib/chat.js";
-import {chooseKeyboardLayout, keyboardLayout} from "../lib/prefs.js";
-import {clock, plural} from "../lib/format.js";
+import {chooseKeyboardLayout, colorBlind, keyboardLayout} from "../lib/prefs.js";
 import {renderRatings} from "../lib/ratings.js";
 import {Presence} from "../lib/presence.js";
 import {play, soundFor} from "../lib/sound.js";
-import {ranked, renderScores} from "../lib/scores.js";
+import {renderScores} from "../lib/scores.js";
 import {GameSocket, showStatus} from "../lib/socket.js";
-import {penalty, tellOthers} from "../set/story.js";
+import {
+  badgesOf,
+  canPlay,
+  chooseCard,
+  controlsOf,
+  gameClock,
+  hintNeedsAsking,
+  initialState,
+  isClassic,
+  nextGameOffer,
+  receiveError,
+  receiveOutcome,
+  receiveView,
+  resultText,
+  say,
+  statusOf,
+  turnText,
+  waitingRoom,
+  withError,
+  withState,
+} from "../set/table-state.js";
 
 const cfg = JSON.parse(document.getElementById("table-config").textContent);
-let view = JSON.parse(document.getElementById("table-view").textContent);
 useCsrfToken(cfg.csrf);
+// The table log is the game's story where the server tells it (contract B); else the page's
+// own lines among the chat.
+const story = cfg.story_url ? await import("../set/story.js") : null;
 const card = deck(cfg.deck);
-const classic = view.rules === "classic";
-// A classic table's way to play (the server's mode): how many cards a claim names, what it is.
-const mode = view.mode || "normal";
-const claimSize = view.claim_size || 3;
-// A claim in the server's words: {one, a, many, cards} ("ultra", "an ultra", "ultras", "four").
-const words = view.claim_words || {one: "set", a: "a set", many: "sets", cards: "three"};
-const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-// The server's clock minus ours: deadlines are the server's milliseconds.
-const clockSkew = cfg.server_now - Date.now();
-let selection = [];
-let pending = null;
-let judged = false;
-let lastDeclare = view.declare ? view.declare.state : "none";
-let knownPlayers = (view.players || []).join(",");
-let computers = cfg.computers || [];
-let guests = cfg.guests || [];
-let shown = [];
-let messageTimer = null;
-let chain = Promise.resolve();
-let fresh = [];
-let taken = [];
-let socketState = "connecting";
-let keyboard = keyboardFor(keyboardLayout(cfg.keys.layouts));
 const presence = new Presence();
+
+// The page's one state: replaced (never changed in place) by update().
+let state = initialState(JSON.parse(document.getElementById("table-view").textContent), {
+  skew: cfg.server_now - Date.now(),
+  computers: cfg.computers || [],
+  guests: cfg.guests || [],
+});
 
 const $ = (id) => document.getElementById(id);
 const el = {
+  head: document.querySelector(".table-head"),
   board: $("board"),
   controls: $("controls"),
   turn: $("turn"),
   message: $("message"),
   scores: $("scores"),
+  scorebar: $("scorebar"),
   deckLeft: $("deck-left-side"),
   connection: $("connection"),
+  gameClock: $("game-clock"),
   declare: $("declare-btn"),
   add: $("add-btn"),
   clear: $("clear-btn"),
   hint: $("hint-btn"),
+  hintAsk: $("hint-ask"),
+  hintYes: $("hint-yes"),
+  hintNo: $("hint-no"),
   count: $("count-btn"),
   countdown: $("countdown"),
+  waiting: $("waiting-room"),
+  waitingText: $("waiting-text"),
+  waitingNames: $("waiting-names"),
+  start: $("start-btn"),
   resultPanel: $("result-panel"),
   invite: $("invite-panel"),
   rematch: $("rematch-btn"),
   rematchNote: $("rematch-note"),
+  nextGame: $("next-game"),
+  watchNext: $("watch-next"),
+  joinNext: $("join-next"),
   resultText: $("result-text"),
   joinPanel: $("join-panel"),
   joinForm: $("join-form"),
@@ -82,310 +107,205 @@ const el = {
   foundCount: $("found-count"),
   resultLine: $("result-line"),
   copyResult: $("copy-result-btn"),
+  layout: $("keyboard-layout"),
+  log: $("timeline"),
+  keyRows: $("key-rows"),
+  errors: {
+    join: $("join-error"),
+    start: $("start-error"),
+    hint: $("hint-error"),
+    rematch: $("rematch-error"),
+  },
 };
-
-const serverNow = () => Date.now() + clockSkew;
-const seated = () => !!view.seated;
-const canPlay = () => seated() && !view.over;
-
-function say(text, tone) {
-  el.message.textContent = text || "";
-  el.message.className = `message${tone ? ` ${tone}` : ""}`;
-  clearTimeout(messageTimer);
-  if (text) {
-    messageTimer = setTimeout(() => {
-      el.message.textContent = "";
-      el.message.className = "message";
-    }, tone === "bad" ? 8000 : 6000);
-  }
-}
-
-// --- acting ----------------------------------------------------------------------------------
-
-function act(action) {
-  if (socket.send(action)) return Promise.resolve();
-  // No socket: the JSON API answers with the outcome and the new view (in order, one by one).
-  chain = chain.then(async () => {
-    const reply = await request("POST", cfg.moves_url, action);
-    if (reply.ok) {
-      onResult({outcome: reply.data.outcome, version: reply.data.version});
-      onState({version: reply.data.version, view: reply.data.view});
-    } else {
-      onError({detail: reply.detail, code: "http"});
-    }
-  });
-  return chain;
-}
-
-function choose(text) {
-  if (!canPlay()) {
-    say(view.over ? "The game is over." : "You are watching: join the table to play.", "info");
-    return;
-  }
-  if (classic) chooseClassic(text);
-  else chooseDeclare(text);
-}
-
-function chooseClassic(text) {
-  if (view.locked_out) {
-    say("You are locked out until another player finds a set.", "bad");
-    return;
-  }
-  if (pending) return;
-  const at = selection.indexOf(text);
-  if (at >= 0) selection.splice(at, 1);
-  else selection.push(text);
-  if (selection.length === claimSize) {
-    const claim = (pending = selection.slice());
-    selection = [];
-    act({type: "claim", cards: claim});
-    // Should the answer be lost with the connection, free the cards again.
-    setTimeout(() => {
-      if (pending === claim) {
-        pending = null;
-        say("No answer from the server for that claim; try again.", "bad");
-        redraw();
-      }
-    }, 5000);
-  }
-  redraw();
-}
-
-function chooseDeclare(text) {
-  const cell = shown.find((c) => c.card === text);
-  if (!cell) return;
-  const state = view.declare.state;
-  if (state === "up") {
-    say(`${view.declare.declarer} is declaring: wait for your turn.`, "info");
-    return;
-  }
-  if (state === "none") act({type: "declare"});
-  act({type: "pick", row: cell.pos[0], col: cell.pos[1]});
-}
-
-function clearSelection() {
-  if (selection.length) {
-    selection = [];
-    redraw();
-  }
-}
-
-// --- what the server says --------------------------------------------------------------------
-
-function onResult(message) {
-  const o = message.outcome || {};
-  switch (o.action) {
-    case "claim":
-      pending = null;
-      if (o.claim === "set") {
-        log(`You found ${words.a}.`);
-        const word = `${capital(words.one)}!`;
-        say(
-          `${word} ${cfg.solitaire ? "" : `You have ${plural(o.score, words.one, words.many)}.`}` +
-            (o.hinted ? " (hinted)" : ""),
-          "good",
-        );
-      } else if (o.claim === "not_set") {
-        play(soundFor({outcome: o}));
-        const wrong = `Not ${words.a}.`;
-        log(`You claimed ${words.cards} cards that are not ${words.a}.`);
-        if (o.locked_out) {
-          say(`${wrong} You are locked out until another player scores.`, "bad");
-        } else if (o.released && !cfg.solitaire && (view.players || []).length > 1) {
-          say(`${wrong} Everyone was locked out, so everyone may play again.`, "bad");
-        } else {
-          say(wrong, "bad");
-        }
-      }
-      break;
-    case "pick":
-      if (o.pick === "set") {
-        log("You found a set.");
-        judged = true;
-        say(`Set! +${o.points} points.${o.hinted ? " (hinted)" : ""}`, "good");
-      } else if (o.pick === "not_set") {
-        log("You picked three cards that are not a set.");
-        play(soundFor({outcome: o}));
-        judged = true;
-        say(`Not a set: ${penalty(o.points, o.delta, o.score)}`, "bad");
-      } else if (o.pick === "ignored") {
-        say("Only the declarer picks: press Set! first.", "info");
-      }
-      break;
-    case "declare":
-      if (o.declare === "declarer") {
-        // The table's own clock, as the server set it (declare_ms is an option).
-        const seconds = Math.max(1, Math.round((o.deadline - serverNow()) / 1000));
-        say(`Your turn: pick three cards within ${plural(seconds, "second", "seconds")}.`, "info");
-      }
-      else if (o.declare === "queued") say("Someone is declaring; you are next in line.", "info");
-      break;
-    case "add":
-      if (o.vote === "recorded") {
-        say(
-          o.added ? "Three more cards were added." : "You voted to add cards; waiting for the others.",
-          "info",
-        );
-      } else if (o.vote === "repeated") {
-        say("You have already voted to add cards.", "info");
-      } else if (o.vote === "ignored") {
-        say("The deck is empty: no more cards to add.", "info");
-      }
-      break;
-    case "hint":
-      if (o.hint) say(`One card of ${words.a} is highlighted.`, "info");
-      else say(o.message || "There is no set on the board.", "info");
-      break;
-    case "count": {
-      const where = mode === "puzzle" ? "still to find" : "on the board";
-      if (o.count === 0) say(`There is no ${words.one} ${where}.`, "info");
-      else if (o.count === 1) say(`There is 1 ${words.one} ${where}.`, "info");
-      else say(`There are ${o.count} ${words.many} ${where}.`, "info");
-      break;
-    }
-    default:
-      break;
-  }
-  redraw();
-}
-
-function onError(message) {
-  if (message.for === "chat") {
-    if (chat) chat.error(message.detail);
-    return;
-  }
-  if (pending) {
-    pending = null;
-    selection = [];
-  }
-  say(message.detail || "That did not work.", "bad");
-  redraw();
-}
-
-const boardCards = (someView) => cells(someView).map((cell) => cell.card);
-
-function onState(message) {
-  if (!message.view) return;
-  const before = view;
-  view = message.view;
-  const previous = boardCards(before);
-  const now = boardCards(view);
-  fresh = now.filter((text) => !previous.includes(text));
-  taken = cells(before).filter((cell) => !now.includes(cell.card));
-  const scored = Object.entries(view.scores || {}).some(
-    ([name, score]) => score > ((before.scores || {})[name] ?? score),
-  );
-  const sound = soundFor({scored, dealt: fresh.length});
-  if (sound) play(sound);
-  const news = tellOthers(before, view, {classic});
-  if (news.length) say(news.join(" "), "info");
-  news.forEach(log);
-  const state = view.declare ? view.declare.state : "none";
-  if (lastDeclare === "my" && state !== "my" && !judged && !view.over) {
-    const score = (view.scores || {})[view.you] || 0;
-    const lost = ((before.scores || {})[view.you] || 0) - score;
-    say(
-      lost > 0
-        ? `Time is up: −${lost} points, your score is ${score}.`
-        : `Time is up; the score stays at ${score}.`,
-      "bad",
-    );
-  }
-  if (state === "my" && lastDeclare !== "my") judged = false;
-  lastDeclare = state;
-  if (classic) {
-    const onTable = new Set([...(view.board || []), ...(view.chain || [])].map((c) => c.card));
-    selection = selection.filter((text) => onTable.has(text));
-  }
-  const players = (view.players || []).join(",");
-  if (players !== knownPlayers) {
-    knownPlayers = players;
-    refreshSeats();
-  }
-  if (view.over && !before.over) {
-    say("", "");
-    refreshSeats(); // a rated game has rated its players by now
-  }
-  redraw();
-}
-
-async function refreshSeats() {
-  const reply = await request("GET", cfg.api_url);
-  if (!reply.ok || !reply.data.seats) return;
-  computers = reply.data.seats.filter((s) => s.is_computer).map((s) => s.name);
-  guests = reply.data.seats.filter((s) => s.guest).map((s) => s.name);
-  renderRatings($("seat-ratings"), reply.data.ratings);
-  drawScores();
-}
-
-// --- drawing ---------------------------------------------------------------------------------
 
 /** The keys as the chosen layout names them, at the server's places. */
 function keyboardFor(layout) {
   return {codes: cfg.keys.codes, labels: cfg.keys.layouts[layout].rows, layout};
 }
+const keys = {keyboard: keyboardFor(keyboardLayout(cfg.keys.layouts)), shown: []};
 
-/** The help's rows of keys, in the chosen layout. */
-function drawKeyRows() {
-  const list = $("key-rows");
-  if (!list) return;
-  list.replaceChildren(
-    ...keyboard.labels.map((row) => {
-      const item = document.createElement("li");
-      const kbd = document.createElement("kbd");
-      kbd.textContent = [...row].join(" ");
-      item.append(kbd);
-      return item;
+// --- the one way the page changes -----------------------------------------------------------
+
+/** Make `next` the page's state and draw it; `moment`: what just happened, drawn once (cards
+ * dealt and taken fade, a sound plays). */
+function update(next, moment = {}) {
+  const before = state;
+  state = next;
+  render(state, moment);
+  placeFocus(before, state);
+}
+
+// --- acting ----------------------------------------------------------------------------------
+
+// Moves sent over HTTP while the socket is down go one after the other.
+let queue = Promise.resolve();
+// Which control the last move came from, for an error the socket sends back for it.
+let lastControl = "board";
+
+function act(action, control = "board") {
+  lastControl = control;
+  if (socket.send(action)) return Promise.resolve();
+  queue = queue.then(async () => {
+    const reply = await request("POST", cfg.moves_url, action);
+    if (reply.ok) {
+      onResult({outcome: reply.data.outcome, version: reply.data.version});
+      onState({version: reply.data.version, view: reply.data.view});
+    } else {
+      update(receiveError(state, reply.detail, control, Date.now()));
+    }
+  });
+  return queue;
+}
+
+function choose(text) {
+  const now = Date.now();
+  if (!canPlay(state)) {
+    const status = statusOf(state.view);
+    const why =
+      status === "over"
+        ? "The game is over."
+        : status === "waiting"
+          ? "The cards are dealt when the game starts."
+          : "You are watching: join the table to play.";
+    update(say(state, why, "info", now));
+    return;
+  }
+  if (isClassic(state.view)) {
+    const chosen = chooseCard(state, text, now);
+    update(chosen.state);
+    if (chosen.claim) claim(chosen.claim);
+    return;
+  }
+  const cell = keys.shown.find((c) => c.card === text);
+  if (!cell) return;
+  const declare = state.view.declare;
+  if (declare.state === "up") {
+    update(say(state, `${declare.declarer} is declaring: wait for your turn.`, "info", now));
+    return;
+  }
+  if (declare.state === "none") act({type: "declare"});
+  act({type: "pick", row: cell.pos[0], col: cell.pos[1]});
+}
+
+function claim(cards) {
+  act({type: "claim", cards});
+  // Should the answer be lost with the connection, free the cards again.
+  setTimeout(() => {
+    if (state.pending === cards) {
+      update(say(withState(state, {pending: null}), "No answer from the server for that claim; try again.", "bad", Date.now()));
+    }
+  }, 5000);
+}
+
+function askHint() {
+  if (hintNeedsAsking(state, cfg.rated)) {
+    update(withState(withError(state, "hint", ""), {hintAsk: true}));
+    return;
+  }
+  act({type: "hint"}, "hint");
+}
+
+// --- what the server says --------------------------------------------------------------------
+
+function onResult(message) {
+  const told = receiveOutcome(state, message.outcome, {solitaire: cfg.solitaire, now: Date.now()});
+  if (told.sound) play(soundFor({outcome: message.outcome}));
+  if (told.log) log(told.log);
+  update(told.state);
+}
+
+function onError(message) {
+  if (message.for === "chat") {
+    chat?.error(message.detail);
+    return;
+  }
+  update(receiveError(state, message.detail, lastControl, Date.now()));
+}
+
+function onState(message) {
+  if (!message.view) return;
+  const before = state.view;
+  const got = receiveView(state, message.view, Date.now());
+  const moment = {
+    fresh: got.fresh,
+    taken: cells(before).filter((cell) => got.taken.includes(cell.card)),
+  };
+  const sound = soundFor({scored: got.scored, dealt: got.fresh.length});
+  if (sound) play(sound);
+  got.news.forEach(log);
+  update(got.state, moment);
+  const players = (before.players || []).join(",");
+  if (players !== (state.view.players || []).join(",") || (state.view.over && !before.over)) {
+    refreshSeats(); // who is a computer or a guest; a rated game has rated its players by now
+  }
+}
+
+async function refreshSeats() {
+  const reply = await request("GET", cfg.api_url);
+  if (!reply.ok || !reply.data.seats) return;
+  renderRatings($("seat-ratings"), reply.data.ratings);
+  update(
+    withState(state, {
+      computers: reply.data.seats.filter((s) => s.is_computer).map((s) => s.name),
+      guests: reply.data.seats.filter((s) => s.guest).map((s) => s.name),
     }),
   );
 }
 
-function redraw() {
-  shown = render(el.board, view, {
-    card,
-    keyboard,
-    interactive: canPlay(),
-    fresh,
-    taken,
-    selected: classic ? selection.concat(pending || []) : [],
-    hint: view.hint ? view.hint.card : null,
-  });
-  fresh = []; // they fade in once, not at every redraw
-  taken = [];
-  drawModeAreas();
-  el.board.classList.toggle("locked", !!view.locked_out);
-  el.board.classList.toggle("waiting", !classic && view.declare.state === "up");
-  drawTurn();
-  drawControls();
-  drawScores();
-  drawResult();
-  tick();
-}
+// --- drawing: everything from the state ----------------------------------------------------
 
-/** What a player of this table's mode looks for. */
-function turnText() {
-  if (mode === "ultra") {
-    return `Find ${words.a}: select ${words.cards} cards, two pairs that need the same third card.`;
+// What the cards were last drawn from: the cards are drawn again only when it changes (a chat
+// line or a presence frame leaves them, and a card leaving its place, as they are).
+let cardsDrawnFrom = "";
+
+function render(s, moment = {}) {
+  const view = s.view;
+  const status = statusOf(view);
+  const playing = canPlay(s);
+  const selected = isClassic(view) ? s.selection.concat(s.pending || []) : [];
+  const hint = view.hint ? view.hint.card : null;
+  const from = JSON.stringify([view.board, view.chain, view.found, selected, hint, playing, keys.keyboard.layout]);
+  if (from !== cardsDrawnFrom || moment.fresh || moment.taken || moment.force) {
+    cardsDrawnFrom = from;
+    keys.shown = drawBoard(el.board, view, {
+      card,
+      keyboard: keys.keyboard,
+      landscape: true,
+      interactive: playing,
+      fresh: moment.fresh || [],
+      taken: moment.taken || [],
+      selected,
+      hint,
+    });
+    drawModeAreas(s, playing);
   }
-  if (mode === "chain" && (view.chain || []).length) {
-    return "Find a set through the chain: one card of the chain and two from the board.";
-  }
-  if (mode === "puzzle") {
-    const left = view.sets_total - (view.found || []).length;
-    return `Find the sets: ${plural(left, "set", "sets")} still to find.`;
-  }
-  return "Find a set: select three cards.";
+  el.board.hidden = status === "waiting";
+  el.board.classList.toggle("locked", !!view.locked_out);
+  el.board.classList.toggle("waiting", !isClassic(view) && view.declare.state === "up");
+  el.turn.textContent = turnText(s);
+  el.turn.classList.toggle("alert", !!view.locked_out && status === "active");
+  drawControls(s);
+  drawErrors(s);
+  drawScores(s);
+  drawResult(s);
+  drawJoin(s);
+  showStatus(el.connection, s.socket, {over: status === "over"});
+  if (chat) chat.setWriter(!!view.seated);
+  drawStory(s);
+  drawMessage(s);
+  tick(s);
 }
 
 /** The chain beside a Set-Chain board, and a puzzle's sets found. */
-function drawModeAreas() {
+function drawModeAreas(s, playing) {
+  const view = s.view;
   if (el.chain) {
     const links = (view.chain || []).map((cell, i) => ({card: cell.card, row: 0, col: i}));
-    render(el.chain, {board: links}, {
+    drawBoard(el.chain, {board: links}, {
       card,
       flat: true,
-      interactive: canPlay() && links.length > 0,
-      selected: selection.concat(pending || []),
+      interactive: playing && links.length > 0,
+      selected: s.selection.concat(s.pending || []),
     });
   }
   if (el.foundSets) {
@@ -401,125 +321,120 @@ function drawModeAreas() {
   }
 }
 
-function drawTurn() {
-  let text = "";
-  if (view.over) {
-    text = "Game over.";
-  } else if (!seated()) {
-    text = "You are watching this table.";
-  } else if (classic) {
-    if (view.locked_out) text = "You are locked out until another player finds a set.";
-    else if (pending) text = "Checking your set…";
-    else {
-      text =
-        turnText() + (selection.length ? ` (${selection.length} of ${claimSize} selected)` : "");
-    }
-  } else {
-    const declare = view.declare;
-    if (declare.state === "my") text = "Your turn: pick three cards!";
-    else if (declare.state === "up") text = `${declare.declarer} is declaring…`;
-    else text = "Press Set! (or pick a card) as soon as you see a set.";
-  }
-  el.turn.textContent = text;
-  el.turn.classList.toggle("alert", !!view.locked_out && !view.over);
-}
-
-function drawControls() {
-  const playing = canPlay();
-  el.controls.hidden = !!view.over;
-  if (el.hint) el.hint.disabled = !playing;
-  if (el.count) el.count.disabled = !playing;
-  if (el.clear) el.clear.disabled = !playing || !selection.length;
-  if (el.declare) el.declare.disabled = !playing || view.declare.state === "my";
+function drawControls(s) {
+  const view = s.view;
+  const c = controlsOf(s);
+  el.controls.hidden = c.hidden;
+  if (el.hint) el.hint.disabled = c.hint.disabled || s.hintAsk;
+  if (el.count) el.count.disabled = c.count.disabled;
+  if (el.clear) el.clear.disabled = c.clear.disabled;
+  if (el.declare) el.declare.disabled = c.declare.disabled;
   if (el.add) {
-    const votes = (view.votes || []).length;
-    const voted = (view.votes || []).includes(view.you);
-    el.add.disabled = !playing || !view.deck_left || voted;
-    el.add.textContent =
-      "Add cards" +
-      (votes ? ` (${votes} of ${Math.max((view.present || []).length, votes)} voted)` : "");
+    el.add.disabled = c.add.disabled;
+    el.add.textContent = c.add.text;
   }
+  if (el.hintAsk) el.hintAsk.hidden = !s.hintAsk || c.hidden;
   if (el.deckLeft) el.deckLeft.textContent = String(view.deck_left);
   if (el.soloDeck) el.soloDeck.textContent = String(view.deck_left);
-  if (el.joinPanel && (seated() || view.over)) el.joinPanel.hidden = true;
-  if (chat) chat.setWriter(seated());
 }
 
-function badgesOf(name) {
-  const badges = [];
-  if (name === view.you) badges.push("you");
-  if (computers.includes(name)) badges.push("computer");
-  if (guests.includes(name)) badges.push("guest");
-  if (view.declare && view.declare.declarer === name) badges.push("declaring");
-  if ((view.votes || []).includes(name)) badges.push("voted to add");
-  if ((view.locked || []).includes(name)) badges.push("locked out");
-  if (!computers.includes(name)) {
-    const where = presence.of(name, view);
-    if (where) badges.push(where);
+function drawErrors(s) {
+  for (const [control, node] of Object.entries(el.errors)) {
+    if (!node) continue;
+    const text = s.errors[control] || "";
+    node.textContent = text;
+    node.hidden = !text;
   }
-  return badges;
+  if (el.joinName) el.joinName.setAttribute("aria-invalid", String(!!s.errors.join));
 }
 
-function drawScores() {
-  if (el.scores) renderScores(el.scores, view.scores, {badges: badgesOf, me: view.you});
+function drawScores(s) {
+  const badges = (name) => badgesOf(s, name, (who) => presence.of(who, s.view));
+  const empty = statusOf(s.view) === "waiting" ? "Nobody has joined yet." : undefined;
+  if (el.scores) renderScores(el.scores, s.view.scores, {badges, me: s.view.you, empty});
+  // The phone's line of scores: names and points only.
+  if (el.scorebar) renderScores(el.scorebar, s.view.scores, {me: s.view.you, empty: ""});
+  drawWaiting(s);
 }
 
-/** The badge: the socket's state, or "Game over" once the game has ended (not "Live"). */
-function drawStatus() {
-  showStatus(el.connection, socketState, {over: !!view.over});
+function drawWaiting(s, now = Date.now()) {
+  if (!el.waiting) return;
+  const room = waitingRoom(s, now);
+  el.waiting.hidden = !room.waiting;
+  if (!room.waiting) return;
+  el.waitingText.textContent = room.text;
+  el.waitingNames.textContent = room.names.length ? room.names.join(", ") : "nobody yet";
+  el.start.hidden = !room.mayStart;
 }
 
-function drawResult() {
-  if (el.invite) el.invite.hidden = !!view.over; // nobody can join a finished game
+function drawResult(s) {
+  const view = s.view;
+  const over = statusOf(view) === "over";
+  if (el.invite) el.invite.hidden = over; // nobody can join a finished game
   if (el.rematch) el.rematch.hidden = !view.seated; // its players may play it again
-  if (view.over) drawStatus();
-  if (!el.resultPanel) return;
-  const result = view.result;
-  el.resultPanel.hidden = !view.over;
-  if (!view.over || !result) return;
-  const scores = result.scores || {};
-  let text;
-  if (mode === "puzzle") {
-    const time = clock(view.elapsed_ms ?? result.ended_ms - cfg.started_ms);
-    const who = view.you || Object.keys(scores)[0] || "Nobody";
-    const total = view.sets_total;
-    text =
-      Object.keys(scores).length > 1
-        ? `All ${total} sets found in ${time}. Scores: ${ranked(scores).map((n) => `${n} ${scores[n]}`).join(", ")}.`
-        : `${view.you ? "You" : who} found all ${total} sets in ${time}.`;
-    if (el.resultLine) {
-      const wrong = (view.wrong || {})[who] || 0;
-      const title = cfg.puzzle_day ? `Set daily puzzle ${cfg.puzzle_day}` : "Set puzzle";
-      el.resultLine.value = `${title}: ${total}/${total} sets in ${time}` +
-        `${wrong ? `, ${plural(wrong, "wrong claim", "wrong claims")}` : ", no wrong claim"}` +
-        `${(result.hinted || {})[who] ? " (hinted)" : ""} ${window.location.origin}${cfg.puzzle_day ? "/puzzle/" : ""}`;
-    }
-  } else if (cfg.solitaire) {
-    const who = view.you || Object.keys(scores)[0];
-    const found = scores[who] || 0;
-    text =
-      `${view.you ? "You" : who || "Nobody"} found ${plural(found, "set", "sets")} in ` +
-      `${clock(result.ended_ms - cfg.started_ms)}.`;
-  } else {
-    const winners = result.winners || [];
-    const parts = ranked(scores).map((name) => `${name} ${scores[name]}`);
-    if (!winners.length) text = "Nobody played.";
-    else if (winners.includes(view.you)) {
-      const others = winners.filter((w) => w !== view.you);
-      text = others.length ? `You share the win with ${others.join(", ")}!` : "You won!";
-    } else {
-      text = `${winners.length > 1 ? "Winners: " : "Winner: "}${winners.join(", ")}.`;
-    }
-    text += ` Scores: ${parts.join(", ")}.`;
+  const offer = nextGameOffer(s);
+  if (offer && el.rematchNote) {
+    el.rematchNote.hidden = false;
+    el.rematchNote.textContent = offer.text;
   }
-  el.resultText.textContent = text;
+  if (el.nextGame) {
+    el.nextGame.hidden = !(offer && offer.watch);
+    if (offer && offer.watch) {
+      el.watchNext.href = offer.watch;
+      el.joinNext.href = offer.join;
+    }
+  }
+  if (!el.resultPanel) return;
+  el.resultPanel.hidden = !over;
+  if (!over) return;
+  const told = resultText(s, {
+    solitaire: cfg.solitaire,
+    started: cfg.started_ms,
+    origin: window.location.origin,
+    day: cfg.puzzle_day,
+  });
+  el.resultText.textContent = told.text;
+  if (el.resultLine) el.resultLine.value = told.share;
 }
 
-function tick() {
+function drawJoin(s) {
+  if (el.joinPanel && (s.view.seated || statusOf(s.view) === "over")) el.joinPanel.hidden = true;
+}
+
+/** The table log: the whole story, each entry once, in time order (chat among the moves). */
+function drawStory(s) {
+  if (!story || !s.story || !el.log) return;
+  const log = el.log;
+  log.classList.add("story");
+  const follow = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  story.renderStory(log, s.story, {you: s.view.you, card, colorBlind: colorBlind()});
+  if (follow) log.scrollTop = log.scrollHeight;
+}
+
+/** Take story entries (the first read, a pushed frame, a chat line as an entry). */
+function tellStory(entries) {
+  update(withState(state, {story: story.mergeEntries(state.story || [], entries)}));
+}
+
+async function readStory() {
+  const reply = await request("GET", cfg.story_url);
+  if (reply.ok && Array.isArray(reply.data.entries)) tellStory(reply.data.entries);
+}
+
+function drawMessage(s) {
+  const m = s.message;
+  el.message.textContent = m ? m.text : "";
+  el.message.className = `message${m && m.tone ? ` ${m.tone}` : ""}`;
+}
+
+/** What moves with the clock: the countdowns and the game clock. */
+function tick(s) {
+  const now = Date.now();
+  const view = s.view;
   if (el.countdown) {
     const deadline = view.declare && view.declare.deadline;
     if (deadline && !view.over) {
-      const left = Math.max(0, deadline - serverNow());
+      const left = Math.max(0, deadline - (now + s.skew));
       el.countdown.hidden = false;
       el.countdown.textContent = `${(left / 1000).toFixed(1)} s`;
       el.countdown.classList.toggle("urgent", left < 2000);
@@ -527,26 +442,55 @@ function tick() {
       el.countdown.hidden = true;
     }
   }
+  const time = gameClock(s, now, cfg.started_ms);
+  if (el.gameClock) {
+    el.gameClock.textContent = time;
+    el.gameClock.parentElement.hidden = !time;
+  }
   if (el.clock) {
-    const end = view.over && view.result ? view.result.ended_ms : serverNow();
-    el.clock.textContent = clock(end - cfg.started_ms);
-    const found = mode === "puzzle" ? (view.found || []).length : (view.scores || {})[view.you];
+    el.clock.textContent = time || "0:00";
+    const found = view.mode === "puzzle" ? (view.found || []).length : (view.scores || {})[view.you];
     el.setsFound.textContent = String(found || 0);
+  }
+  if (statusOf(view) === "waiting") drawWaiting(s, now);
+}
+
+/** Focus goes where the next key goes: the board once it can be played (after joining, after
+ * the deal), the next game's button at the end, the question of a rated hint while it is open. */
+function placeFocus(before, after) {
+  const active = document.activeElement;
+  const idle = !active || active === document.body || !active.isConnected || active.closest("[hidden]");
+  const was = statusOf(before.view);
+  const is = statusOf(after.view);
+  if (after.hintAsk && !before.hintAsk) {
+    el.hintYes.focus();
+  } else if (!after.hintAsk && before.hintAsk && (idle || el.hintAsk.contains(active))) {
+    el.hint?.focus();
+  } else if (after.errors.join && after.errors.join !== before.errors.join) {
+    el.joinName?.focus();
+  } else if (is === "over" && was !== "over") {
+    if (idle || el.board.contains(active) || el.controls.contains(active)) {
+      const next = el.rematch && !el.rematch.hidden ? el.rematch : $("replay-link");
+      next?.focus();
+    }
+  } else if (canPlay(after) && (!canPlay(before) || was !== is)) {
+    if (idle || el.waiting?.contains(active) || el.joinPanel?.contains(active)) el.board.focus();
   }
 }
 
 // --- joining ---------------------------------------------------------------------------------
 
 async function join(name) {
-  // The server checks the name and says what is wrong with it.
+  // The server checks the name and says what is wrong with it, beside the name.
+  update(withError(state, "join", ""));
   const reply = await request("POST", cfg.join_url, {name});
   if (!reply.ok) {
-    say(reply.detail, "bad");
-    if (el.joinName) el.joinName.focus();
+    if (el.joinPanel) el.joinPanel.hidden = false;
+    update(withError(state, "join", reply.detail));
     return;
   }
   cfg.seat = reply.data.seat.name;
-  say(`You joined as ${cfg.seat}.`, "good");
+  update(say(state, `You joined as ${cfg.seat}.`, "good", Date.now()));
   if (el.joinPanel) el.joinPanel.hidden = true;
   window.history.replaceState(null, "", window.location.pathname);
   // The socket knows the seat from the session when it connects: connect again.
@@ -555,17 +499,21 @@ async function join(name) {
 
 // --- the log: what happens at the table, and the chat -------------------------------------------
 
-/** Say something in the table's log (its chat's timeline). */
+/** Say something in the table's log (its chat's timeline), where the server tells no story. */
 function log(text) {
-  if (chat) chat.note(text);
+  if (chat && !story) chat.note(text);
 }
 
-/** Post a chat message: over the socket (its error, if any, comes back on it), else the API. */
 // --- wiring ----------------------------------------------------------------------------------
 
 const chatPanel = $("chat-panel");
 const chat = chatPanel
-  ? mountChat(chatPanel, {url: cfg.chat_url, canWrite: seated()})
+  ? mountChat(chatPanel, {
+      url: cfg.chat_url,
+      canWrite: !!state.view.seated,
+      // With the story, a chat line is one of its entries ("c<id>"), drawn with the others.
+      onMessage: story ? (message) => tellStory([story.chatEntry(message)]) : null,
+    })
   : null;
 
 const socket = new GameSocket(cfg.ws_url, {
@@ -573,24 +521,23 @@ const socket = new GameSocket(cfg.ws_url, {
   result: onResult,
   error: onError,
   chat: (message) => chat?.add(message),
-  status: (state) => {
-    // Back after a break: read the chat written meanwhile.
-    if (state === "live" && socketState === "reconnecting" && chat) chat.refresh();
-    socketState = state;
-    drawStatus();
+  status: (socketState) => {
+    // Back after a break: read what was written and told meanwhile.
+    if (socketState === "live" && state.socket === "reconnecting") {
+      if (story) readStory();
+      else chat?.refresh();
+    }
+    update(withState(state, {socket: socketState}));
   },
   presence: (message) => {
     presence.update(message.here);
-    drawScores();
+    render(state);
   },
-  rematch: (message) => {
-    if (!el.rematchNote) return;
-    el.rematchNote.hidden = false;
-    el.rematchNote.textContent =
-      message.by && message.by !== view.you
-        ? `${message.by} wants to play again: press "Play again" to join.`
-        : "The new game is ready.";
+  // A new game of this table's players: a player plays again, a spectator may watch or join.
+  story: (message) => {
+    if (story && Array.isArray(message.entries)) tellStory(message.entries);
   },
+  rematch: (message) => update(withState(state, {next: {url: message.url, by: message.by}})),
 });
 
 // Play again: the first to ask makes the new game, everyone who asks sits there.
@@ -599,7 +546,7 @@ el.rematch?.addEventListener("click", async () => {
   const reply = await request("POST", cfg.rematch_url, {});
   if (!reply.ok) {
     el.rematch.disabled = false;
-    say(reply.detail, "bad");
+    update(withError(state, "rematch", reply.detail));
     return;
   }
   window.location.assign(reply.data.url);
@@ -608,7 +555,7 @@ el.rematch?.addEventListener("click", async () => {
 for (const area of [el.board, el.chain]) {
   area?.addEventListener("click", (event) => {
     const node = event.target.closest(".card");
-    if (node && area.contains(node)) choose(node.dataset.card);
+    if (node && area.contains(node) && !node.classList.contains("taken")) choose(node.dataset.card);
   });
 }
 
@@ -619,14 +566,15 @@ document.addEventListener("keydown", (event) => {
     return;
   }
   if (event.key === "Escape") {
-    clearSelection();
+    if (state.hintAsk) update(withState(state, {hintAsk: false}));
+    else if (state.selection.length) update(withState(state, {selection: []}));
     return;
   }
   // By the key's place on the keyboard; by its name where a keyboard gives no place.
   const key = (event.key || "").toLowerCase();
   const cell = event.code
-    ? shown.find((c) => c.code === event.code)
-    : shown.find((c) => c.key === key);
+    ? keys.shown.find((c) => c.code === event.code)
+    : keys.shown.find((c) => c.key === key);
   if (cell) {
     event.preventDefault();
     choose(cell.card);
@@ -635,42 +583,75 @@ document.addEventListener("keydown", (event) => {
 
 el.declare?.addEventListener("click", () => act({type: "declare"}));
 el.add?.addEventListener("click", () => act({type: "add"}));
-el.clear?.addEventListener("click", clearSelection);
-el.hint?.addEventListener("click", () => act({type: "hint"}));
+el.clear?.addEventListener("click", () => update(withState(state, {selection: []})));
+el.hint?.addEventListener("click", askHint);
+el.hintYes?.addEventListener("click", () => {
+  update(withState(state, {hintAsk: false, hintOk: true}));
+  act({type: "hint"}, "hint");
+});
+el.hintNo?.addEventListener("click", () => update(withState(state, {hintAsk: false})));
 el.count?.addEventListener("click", () => act({type: "count"}));
+el.start?.addEventListener("click", () => {
+  update(withError(state, "start", ""));
+  act({type: "start"}, "start");
+});
 el.joinForm?.addEventListener("submit", (event) => {
   event.preventDefault();
   join(el.joinName.value.trim());
 });
+el.joinName?.addEventListener("input", () => {
+  if (state.errors.join) update(withError(state, "join", ""));
+});
+
 /** Copy `input`'s text when `button` is pressed, saying `done`; where the browser cannot, select
  * it and say how (`what`: what was selected). */
 function copies(button, input, done, what) {
   button?.addEventListener("click", () => {
     if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(input.value).then(() => say(done, "good"), () => input.select());
+      navigator.clipboard.writeText(input.value).then(
+        () => update(say(state, done, "good", Date.now())),
+        () => input.select(),
+      );
     } else {
       input.select();
-      say(`Press Ctrl+C (or ⌘C) to copy ${what}.`, "info");
+      update(say(state, `Press Ctrl+C (or ⌘C) to copy ${what}.`, "info", Date.now()));
     }
   });
 }
 copies(el.copyResult, el.resultLine, "Your result is copied: paste it anywhere.", "your result");
 copies(el.copy, el.share, "The link is copied: send it to a friend.", "the selected link");
-onLayoutChange(redraw);
+onLayoutChange(() => render(state, {force: true}));
+
+/** The help's rows of keys, in the chosen layout. */
+function drawKeyRows() {
+  el.keyRows?.replaceChildren(
+    ...keys.keyboard.labels.map((row) => {
+      const item = document.createElement("li");
+      const kbd = document.createElement("kbd");
+      kbd.textContent = [...row].join(" ");
+      item.append(kbd);
+      return item;
+    }),
+  );
+}
 
 // The keyboard's layout names the keys (they are pressed by their place on any keyboard).
-const layoutSelect = $("keyboard-layout");
-if (layoutSelect) {
-  layoutSelect.value = keyboard.layout;
-  layoutSelect.addEventListener("change", () => {
-    chooseKeyboardLayout(layoutSelect.value);
-    keyboard = keyboardFor(layoutSelect.value);
+if (el.layout) {
+  el.layout.value = keys.keyboard.layout;
+  el.layout.addEventListener("change", () => {
+    chooseKeyboardLayout(el.layout.value);
+    keys.keyboard = keyboardFor(el.layout.value);
     drawKeyRows();
-    redraw();
+    render(state);
   });
 }
 drawKeyRows();
-setInterval(tick, 100);
+setInterval(() => {
+  // A message says its piece for a while, then goes.
+  if (state.message && state.message.until <= Date.now()) update(say(state, ""));
+  else tick(state);
+}, 100);
 
-redraw();
-if (cfg.auto_join && !seated() && !view.over) join(cfg.name);
+render(state);
+if (story) readStory();
+if (cfg.auto_join && !state.view.seated && !state.view.over) join(cfg.name);

@@ -69,21 +69,50 @@ export function describeOutcome(step, phrase) {
   // While the game is played, what a hint showed is its seat's alone (the server withholds it).
   else if ((o.withheld || []).includes("hint")) parts.push("the card shown is theirs until the end");
   if (typeof o.count === "number") parts.push(plural(o.count, "set", "sets"));
-  if (typeof o.status === "number" && o.meaning) parts.push(`status ${o.status}: ${o.meaning}`);
+  // A Square Game placement in words (its status code stays in the API): what it closed, and
+  // what the turn does next.
+  if (typeof o.status === "number") {
+    const squares = (o.squares || []).length;
+    if (squares) parts.push(`closing ${plural(squares, "square", "squares")}`);
+    if (o.status === 1) parts.push("moves again");
+    if (o.status === 3) parts.push("a hand is empty: the final round begins");
+  }
   if (o.dealt) parts.push(`${o.dealt} more cards dealt`);
   if (o.over) parts.push("game over");
   return parts.join("; ");
 }
 
-/** Return the cards the next step takes or picks, to outline them on this step's board. */
-export function nextCards(steps, i) {
-  const next = steps[i + 1];
-  if (!next || !next.action) return [];
-  if (next.action.type === "claim") return next.action.cards || [];
-  const board = steps[i].view.board || [];
-  if (next.action.type === "pick" && Array.isArray(board[0])) {
-    const cell = (board[next.action.row] || [])[next.action.col];
-    return cell ? [cell.card] : [];
+/** Return the cards on a view's board, either rule set's (3 rows of cells, or a flat list). */
+function boardCards(view) {
+  return ((view && view.board) || []).flat().filter(Boolean).map((cell) => cell.card);
+}
+
+/**
+ * Return how step `i` is marked on its board (the board after the step): `own`, the cards the
+ * step's move names that are still on the board (a wrong claim's, a pick's, a puzzle's set);
+ * `taken`, the cards that left the board at this step (a set found), drawn beside it; `dealt`,
+ * the cards that came onto the board at this step (after a set, or three added); `hint`, the
+ * card a hint showed (when the server tells it).
+ */
+export function stepMarks(steps, i) {
+  const step = steps[i] || {};
+  const action = step.action || {};
+  const outcome = step.outcome || {};
+  const marks = {own: [], taken: [], dealt: [], hint: null};
+  if (!step.view || i === 0) return marks; // the deal: every card is new
+  const before = boardCards(steps[i - 1].view);
+  const after = boardCards(step.view);
+  let named = [];
+  if (action.type === "claim") {
+    named = action.cards || [];
+  } else if (action.type === "pick") {
+    const board = steps[i - 1].view.board || [];
+    const cell = Array.isArray(board[0]) ? (board[action.row] || [])[action.col] : null;
+    named = cell ? [cell.card] : [];
   }
-  return [];
+  marks.own = named.filter((card) => after.includes(card));
+  marks.taken = before.filter((card) => !after.includes(card));
+  marks.dealt = after.filter((card) => !before.includes(card));
+  if (outcome.hint && after.includes(outcome.hint.card)) marks.hint = outcome.hint.card;
+  return marks;
 }

@@ -2,7 +2,8 @@
  *
  *   const board = makeBoard(container, view);  // an empty board <svg> (of view.size) in it
  *   drawBoard(board, view);                 // the view's segments and closed squares
- *   drawSpots(board, points); drawGhost(board, segments, anchor, legal);
+ *   drawSpots(board, points, ring); drawGhost(board, segments, anchor, legal);
+ *   touchRadius(board)                      // a 40 px touch target's radius, in board units
  *   hitArea(board); boardPoint(board, clientX, clientY)  // where the pointer is on the board
  *   pieceSvg(shape, colour)                 // a small drawing of one turned piece (the palette)
  *   renderReplayBoard(element, view, step)  // the replay page's drawing of one step
@@ -15,7 +16,7 @@
  */
 
 import {boardWindow, middleOf} from "./geometry.js";
-import {withNames} from "./text.js";
+import {moveSentence} from "./text.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const UNSEATED = "#888";
@@ -129,12 +130,26 @@ export function drawBoard(board, view) {
   }
 }
 
-/** Draw the green dots: one at each board point in `points` (the middles of legal placements). */
-export function drawSpots(board, points) {
+/** The smallest touch target a finger hits surely, in CSS pixels. */
+export const TOUCH_PX = 40;
+
+/** Return the radius, in board units, of a circle TOUCH_PX across on the screen as the board is
+ * drawn now (0 while it is not drawn). */
+export function touchRadius(board) {
+  const matrix = board.svg.getScreenCTM();
+  const scale = matrix ? Math.hypot(matrix.a, matrix.b) : 0;
+  return scale ? TOUCH_PX / 2 / scale : 0;
+}
+
+/** Draw the green dots: one at each board point in `points` (the middles of legal placements),
+ * each in a faint ring of `ring` board units (its touch area; 0: none). */
+export function drawSpots(board, points, ring = 0) {
   const layer = board.layers.spots;
   layer.textContent = "";
   for (const [x, y] of points) {
-    el("circle", {cx: x, cy: board.size - y, r: 0.2, class: "sq-spot"}, layer);
+    const at = {cx: x, cy: board.size - y};
+    if (ring > 0) el("circle", {...at, r: ring, class: "sq-spot-target"}, layer);
+    el("circle", {...at, r: 0.2, class: "sq-spot"}, layer);
   }
 }
 
@@ -193,8 +208,8 @@ export function pieceSvg(shape, colour) {
 
 /**
  * Draw one replay step into `element`: the board as `view` (the server's Square Game view after
- * the step, any viewer's) shows it, and a caption with the last status, the pieces left and, at
- * the end, the winners. `step` (the replay's step: seq, action, outcome) is not needed to draw.
+ * the step, any viewer's) shows it, and a caption with the last move in words, the pieces left
+ * and, at the end, the winners. `step` (the replay's step: seq, action, outcome) is not needed to draw.
  */
 export function renderReplayBoard(element, view, step) {
   element.textContent = "";
@@ -206,9 +221,7 @@ export function renderReplayBoard(element, view, step) {
   const parts = (view.seats || []).map(
     (seat) => `${seat.name || `seat ${seat.seat}`}: ${seat.pieces_left} pieces left`,
   );
-  if (view.last) {
-    parts.unshift(`Status ${view.last.status} · ${withNames(view, view.last.message)}`);
-  }
+  if (view.last) parts.unshift(moveSentence(view, view.last.message));
   if (view.over) parts.unshift(`Game over: won by ${(view.winner_names || []).join(", ")}.`);
   const caption = document.createElement("p");
   caption.className = "sq-replay-caption";

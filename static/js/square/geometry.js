@@ -59,6 +59,26 @@ export function anchorUnder(point, middle, size, margin = 2) {
 }
 
 /**
+ * Return the zero point of the legal placement whose green dot is nearest to the board point
+ * `point`, if it is within `radius` (board units) of it; else null. `anchors` are the zero
+ * points the chosen piece may take, their dots at `spotOf(anchor, middle)`. A touch anywhere in
+ * a dot's ring takes that dot's placement, the nearest one's where two rings overlap.
+ */
+export function nearestSpot(point, anchors, middle, radius) {
+  let best = null;
+  let distance = radius;
+  for (const anchor of anchors) {
+    const [x, y] = spotOf(anchor, middle);
+    const d = Math.hypot(point[0] - x, point[1] - y);
+    if (d <= distance) {
+      best = anchor;
+      distance = d;
+    }
+  }
+  return best ? best.slice() : null;
+}
+
+/**
  * Return the zero point that keeps a piece's middle where it was when it turns from a shape whose
  * middle is `before` to one whose middle is `after` (both relative to the zero point).
  */

@@ -15,6 +15,34 @@ export function withNames(view, text) {
   });
 }
 
+/**
+ * Return an engine message as a sentence for a person: each seat by its player's name, "you"
+ * for the reader's own seat (`view.seat`), a capital and a full stop. The status codes stay in
+ * the API and the game's saves; the pages say what happened.
+ *
+ *   "seat 1 placed piece 9/1 at (16,16), closing 2 squares; seat 1 moves again (1 move left)"
+ *   -> "You placed piece 9/1 at (16,16), closing 2 squares; you move again (1 move left)."
+ */
+export function moveSentence(view, text) {
+  const mine = view.seat;
+  let out = String(text || "").trim();
+  if (mine) {
+    const me = (rest) => new RegExp(`\\bseat ${mine}${rest}`, "g");
+    out = out
+      .replace(me(" moves again"), "you move again")
+      .replace(me(" emptied their hand"), "you emptied your hand")
+      .replace(me(" to move\\b"), "your turn")
+      .replace(me("'s\\b"), "your")
+      .replace(me("\\b"), "you");
+  }
+  out = out
+    .replace(/\bseat (\d) to move\b/g, (all, seat) => `${nameOf(view, Number(seat))}'s turn`)
+    .replace(/\bseat (\d)\b/g, (all, seat) => nameOf(view, Number(seat)));
+  if (!out) return "";
+  if (/^your?\b/.test(out)) out = out[0].toUpperCase() + out.slice(1);
+  return /[.!?]$/.test(out) ? out : `${out}.`;
+}
+
 /** Return "Winner: ann." or "Winners: ann, bo." for a finished view. */
 export function winnersText(view) {
   const winners = view.winner_names || [];
@@ -48,12 +76,7 @@ export function turnText(view, isComputer = () => false) {
   return text;
 }
 
-/** Return what a move's outcome means, for the message under the board. */
-export function outcomeText(outcome, meanings) {
-  const meaning = outcome.meaning || meanings[String(outcome.status)] || "";
-  let text = `Status ${outcome.status} — ${meaning}.`;
-  if (outcome.action && outcome.action.type === "place") {
-    text += ` You closed ${plural((outcome.squares || []).length, "square", "squares")}.`;
-  }
-  return text;
+/** Return what a move's outcome did, in words (its `message`, the engine's). */
+export function outcomeText(view, outcome) {
+  return moveSentence(view, outcome.message);
 }
