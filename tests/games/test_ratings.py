@@ -9,6 +9,7 @@ import random
 import pytest
 from django.contrib.auth import get_user_model
 
+from cards.engine.table.base import START_MS
 from games import ratings, services, store
 from games.errors import RuleError
 from games.models import Game, Player, Rating, RatingChange
@@ -105,13 +106,16 @@ def test_set_war_is_never_rated():
 def set_table(*, attributes=3, rated=True):
     game = services.game_create(
         kind="set",
-        options={"start": "now", "rules": "classic", "attributes": attributes},
+        options={"rules": "classic", "attributes": attributes},
         now=T,
         rated=rated,
         is_open=True,
     )
     ann, bob = account("ann"), account("bob")
     seats = [services.game_join(game_id=game.pk, player=p, now=T) for p in (ann, bob)]
+    # Everyone seated, the host starts it; the cards come with the countdown's end.
+    services.move_submit(game_id=game.pk, seat=seats[0], action={"type": "start"}, now=T)
+    services.game_tick(game_id=game.pk, now=T + START_MS)
     return game, seats
 
 
