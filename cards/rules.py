@@ -276,6 +276,10 @@ class SetTable:
         cards = new_deck(attributes, rng=seed)[: len(deck)]
         return {**options, "deck": [card.protocol for card in cards]}
 
+    def dealt_options(self, options: dict) -> dict:
+        """The options of the same table dealt when made (what a waiting table's deal is)."""
+        return {**options, "start": "now"}
+
     # Each rule set and number of attributes is a mode of its own: a 27-card game is not the
     # 81-card one, and declaring is not claiming. The standard deck of 4 attributes has the
     # short name.

@@ -701,13 +701,17 @@ def _playable_deal(game: Game) -> tuple[dict, int]:
     kind's `rematch_options` from new seeds (a quick game's few cards may hold no set at all,
     and end as they are dealt), else its own options dealt anew; a 409 when no deal can be
     played, and nothing is made."""
-    remake = getattr(get_rules(game.kind), "rematch_options", None)
+    rules = get_rules(game.kind)
+    remake = getattr(rules, "rematch_options", None)
+    # A game that waits for its start is judged by the deal it will have.
+    dealt = getattr(rules, "dealt_options", lambda options: options)
     draw = random.SystemRandom()
     # The last try: the game's own options (its own cards), dealt anew.
     for make in [*([remake] * REMATCH_DEALS if remake else []), None]:
         seed = draw.randrange(2**53)  # read exactly by any JSON reader
         options = make(game.options, seed) if make else game.options
-        if plan_create(kind=game.kind, options=options, seed=seed, now=now_ms()).status != OVER:
+        deal = plan_create(kind=game.kind, options=dealt(options), seed=seed, now=now_ms())
+        if deal.status != OVER:
             return options, seed
     raise Conflict(
         "This game cannot be played again: every new deal of it ends before anyone can play."

@@ -155,8 +155,11 @@ def test_creating_a_table_seats_its_creator_and_opens_it(client):
     )
     game = Game.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/play/{game.pk}/"
-    assert game.options == {"rules": "declare", "attributes": 3}
+    # A table for friends waits for its Start; the page draws the waiting room.
+    assert game.options == {"rules": "declare", "attributes": 3, "start": "wait"}
     assert game.is_open is False
+    view = page_config(client.get(f"/play/{game.pk}/"), "table-view")
+    assert view["status"] == "waiting" and view["may_start"] is True and view["board"] == []
     assert list(game.seats.values_list("player", "name")) == [(player.pk, "ada")]
 
 
@@ -227,7 +230,7 @@ def test_the_lobby_asks_a_guest_for_a_name_once(client):
 
 def test_a_watcher_sees_the_table_with_its_live_view(client):
     # A fixed deck: 1 shuffle in 30 deals no set in 12 cards, and the table then shows 15.
-    options = {"rules": "classic", "deck": EXAMPLE_DECK}
+    options = {"rules": "classic", "deck": EXAMPLE_DECK, "start": "now"}
     game = services.game_create(kind="set", options=options, is_open=True)
     response = client.get(f"/play/{game.pk}/")
     assert response.status_code == 200
@@ -335,7 +338,8 @@ def test_solitaire_starts_a_one_seat_classic_game_against_the_clock(client):
     response = client.post("/solitaire/", {"name": "solo", "attributes": "3"})
     game = Game.objects.get()
     assert response["Location"] == f"/solitaire/{game.pk}/"
-    assert game.options == {"rules": "classic", "attributes": 3} and not game.is_open
+    assert game.options == {"rules": "classic", "attributes": 3, "start": "now"}
+    assert not game.is_open
     assert game.seats.count() == 1
     page = client.get(f"/solitaire/{game.pk}/")
     config = page_config(page)
