@@ -24,6 +24,7 @@ import {Presence} from "../lib/presence.js";
 import {play, soundFor} from "../lib/sound.js";
 import {renderScores} from "../lib/scores.js";
 import {GameSocket, showStatus} from "../lib/socket.js";
+import * as story from "../set/story.js";
 import {
   badgesOf,
   canPlay,
@@ -48,9 +49,6 @@ import {
 
 const cfg = JSON.parse(document.getElementById("table-config").textContent);
 useCsrfToken(cfg.csrf);
-// The table log is the game's story where the server tells it (contract B); else the page's
-// own lines among the chat.
-const story = cfg.story_url ? await import("../set/story.js") : null;
 const card = deck(cfg.deck);
 const presence = new Presence();
 
@@ -210,7 +208,6 @@ function askHint() {
 function onResult(message) {
   const told = receiveOutcome(state, message.outcome, {solitaire: cfg.solitaire, now: Date.now()});
   if (told.sound) play(soundFor({outcome: message.outcome}));
-  if (told.log) log(told.log);
   update(told.state);
 }
 
@@ -232,7 +229,6 @@ function onState(message) {
   };
   const sound = soundFor({scored: got.scored, dealt: got.fresh.length});
   if (sound) play(sound);
-  got.news.forEach(log);
   update(got.state, moment);
   const players = (before.players || []).join(",");
   if (players !== (state.view.players || []).join(",") || (state.view.over && !before.over)) {
@@ -283,6 +279,7 @@ function render(s, moment = {}) {
   el.board.classList.toggle("locked", !!view.locked_out);
   el.board.classList.toggle("waiting", !isClassic(view) && view.declare.state === "up");
   el.turn.textContent = turnText(s);
+  el.turn.hidden = !el.turn.textContent; // the waiting room says it all
   el.turn.classList.toggle("alert", !!view.locked_out && status === "active");
   drawControls(s);
   drawErrors(s);
@@ -403,7 +400,7 @@ function drawJoin(s) {
 
 /** The table log: the whole story, each entry once, in time order (chat among the moves). */
 function drawStory(s) {
-  if (!story || !s.story || !el.log) return;
+  if (!s.story || !el.log) return;
   const log = el.log;
   log.classList.add("story");
   const follow = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
@@ -499,10 +496,6 @@ async function join(name) {
 
 // --- the log: what happens at the table, and the chat -------------------------------------------
 
-/** Say something in the table's log (its chat's timeline), where the server tells no story. */
-function log(text) {
-  if (chat && !story) chat.note(text);
-}
 
 // --- wiring ----------------------------------------------------------------------------------
 
@@ -512,7 +505,7 @@ const chat = chatPanel
       url: cfg.chat_url,
       canWrite: !!state.view.seated,
       // With the story, a chat line is one of its entries ("c<id>"), drawn with the others.
-      onMessage: story ? (message) => tellStory([story.chatEntry(message)]) : null,
+      onMessage: (message) => tellStory([story.chatEntry(message)]),
     })
   : null;
 
@@ -523,10 +516,7 @@ const socket = new GameSocket(cfg.ws_url, {
   chat: (message) => chat?.add(message),
   status: (socketState) => {
     // Back after a break: read what was written and told meanwhile.
-    if (socketState === "live" && state.socket === "reconnecting") {
-      if (story) readStory();
-      else chat?.refresh();
-    }
+    if (socketState === "live" && state.socket === "reconnecting" && el.log) readStory();
     update(withState(state, {socket: socketState}));
   },
   presence: (message) => {
@@ -535,7 +525,7 @@ const socket = new GameSocket(cfg.ws_url, {
   },
   // A new game of this table's players: a player plays again, a spectator may watch or join.
   story: (message) => {
-    if (story && Array.isArray(message.entries)) tellStory(message.entries);
+    if (Array.isArray(message.entries)) tellStory(message.entries);
   },
   rematch: (message) => update(withState(state, {next: {url: message.url, by: message.by}})),
 });
@@ -653,5 +643,5 @@ setInterval(() => {
 }, 100);
 
 render(state);
-if (story) readStory();
+if (el.log) readStory();
 if (cfg.auto_join && !state.view.seated && !state.view.over) join(cfg.name);
