@@ -26,8 +26,8 @@ from cards.engine.rules import is_set
 from games import services
 from games.models import Player
 deck = [c.protocol for c in new_deck(3, rng=5)[:15]]
-game = services.game_create(kind='set', options={'rules': 'classic', 'attributes': 3,
-    'deck': deck}, is_open=True)
+options = {'rules': 'classic', 'attributes': 3, 'start': 'now', 'deck': deck}
+game = services.game_create(kind='set', options=options, is_open=True)
 seat = services.game_join(game_id=game.pk, player=Player.objects.create(name='ann'))
 game.refresh_from_db()
 board = game.state['board']

@@ -80,6 +80,7 @@ def test_the_board_and_the_palette_fit_one_screen_at_each_move(browser, server, 
             assert page.inner_text("#message") == "Choose a piece first."
         view = my_view(person, game_id)
         piece, _perm = choose_a_piece_that_fits(page, view)
+        assert page.inner_text("#message") == ""  # a piece chosen: that note is done
         assert_in_view(page, viewport)
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         if size == "phone":
@@ -102,4 +103,126 @@ def test_the_board_and_the_palette_fit_one_screen_at_each_move(browser, server, 
             assert "Status" not in page.inner_text(told), told  # the codes stay in the API
         if my_view(person, game_id)["over"]:
             break
+    person.close()
+
+
+def test_on_a_touch_screen_a_touch_in_a_dots_ring_shows_then_places_that_placement(browser, server):
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(server.url + "/square/")
+        page.fill("#square-name", "tap")
+        page.select_option("#square-players", "2")
+        page.select_option("#square-computers", "1")
+        page.select_option("#square-speed", "instant")
+        page.tap("button:has-text('Start a game')")
+        page.wait_for_selector("#square-root[data-your-turn='1']")
+        game_id = int(page.url.rstrip("/").split("/")[-1])
+        view = page.evaluate("id => fetch(`/api/games/${id}/`).then(r => r.json())", game_id)[
+            "view"
+        ]
+        count = {}
+        for p, q, _x, _y in view["legal"]:
+            count[(p, q)] = count.get((p, q), 0) + 1
+        piece, perm = next(key for key, n in count.items() if key[1] == 1 and n > 1)
+        page.tap(f"#palette .sq-palette-piece[data-piece='{piece}']")
+        page.wait_for_selector("#square-board .sq-spot-target", state="attached")
+        # A point 15 px from a dot (a finger's width off it, inside its 40 px ring), on the side
+        # away from its nearest neighbour, so that it is nearer this dot than any other.
+        target = page.evaluate(
+            """() => {
+              const dots = [...document.querySelectorAll('#square-board .sq-spot')].map(d => {
+                const r = d.getBoundingClientRect();
+                return [r.x + r.width / 2, r.y + r.height / 2, d];
+              });
+              // The last dot: the ghost starts on the first (a touch there places at once).
+              const [x, y, dot] = dots[dots.length - 1];
+              let away = [1, 0], best = Infinity;
+              for (const [ox, oy] of dots.slice(0, -1)) {
+                const d = Math.hypot(ox - x, oy - y);
+                if (d < best) { best = d; away = [(x - ox) / d, (y - oy) / d]; }
+              }
+              return {x: x + 15 * away[0], y: y + 15 * away[1],
+                      cx: +dot.getAttribute('cx'), cy: +dot.getAttribute('cy')};
+            }"""
+        )
+        ring = page.locator("#square-board .sq-spot-target").first.bounding_box()
+        assert ring["width"] >= 39.5
+        page.touchscreen.tap(target["x"], target["y"])  # the first touch shows the ghost ...
+        page.wait_for_selector("#ghost-info[data-legal='1']")
+        assert "Touch it again or press Place" in page.inner_text("#ghost-info")
+        page.screenshot(path=str(SHOTS / "square-fit-touch-ghost.png"))
+        page.touchscreen.tap(target["x"], target["y"])  # ... the second places it
+        chosen = f"#palette .sq-palette-piece[data-piece='{piece}']"
+        page.wait_for_selector(chosen, state="detached")
+        placed = page.evaluate("id => fetch(`/api/games/${id}/`).then(r => r.json())", game_id)[
+            "view"
+        ]["placements"]
+        mine = [p for p in placed if p["seat"] == 1]
+        assert len(mine) == 1 and (mine[0]["piece"], mine[0]["permutation"]) == (piece, perm)
+        # It lies where the dot said: the dot marks the middle of that very placement.
+        legal = {(x, y) for p, q, x, y in view["legal"] if (p, q) == (piece, perm)}
+        assert (mine[0]["x"], mine[0]["y"]) in legal
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+# The original simulator's full test game (squareplay-tests/full_game.json) but its last move:
+# seat 3 has emptied its hand, and in the final round seat 4's pass ends the game. Each move is
+# (seat,) for a pass or (seat, piece, permutation, x, y) for a placement, after the opening 13/4.
+FULL_GAME_BUT_LAST = [
+    (1,), (2,), (3,), (4,), (1, 9, 1, 16, 16), (1, 5, 2, 17, 15), (1, 8, 4, 13, 15),
+    (2, 4, 1, 14, 17), (3, 5, 7, 15, 16), (3, 6, 2, 17, 16), (3, 15, 2, 15, 17),
+    (3, 3, 1, 16, 19), (4,), (1,), (2,), (3,), (4, 3, 1, 17, 19), (4, 16, 1, 14, 19),
+    (4, 11, 6, 15, 20), (4, 15, 2, 16, 19), (4, 5, 2, 18, 19), (1, 1, 2, 19, 18),
+    (1, 12, 4, 17, 18), (1, 7, 1, 20, 18), (2, 14, 4, 18, 17), (2, 5, 5, 17, 16),
+    (2, 16, 6, 19, 15), (2, 11, 2, 21, 15), (2, 7, 6, 21, 15), (2, 6, 1, 13, 16),
+    (2, 12, 4, 11, 18), (3, 13, 1, 12, 18), (3, 2, 2, 12, 14), (3, 16, 1, 11, 16),
+    (3, 4, 8, 11, 19), (3, 14, 2, 12, 18), (3, 9, 5, 10, 19), (3, 7, 8, 9, 16),
+    (3, 8, 4, 8, 19), (4, 6, 1, 10, 15), (1, 4, 1, 18, 22), (2, 9, 1, 19, 22),
+    (3, 1, 7, 9, 14), (3, 12, 7, 9, 16), (3, 11, 1, 20, 22), (3, 10, 1, 11, 14),
+]  # fmt: skip
+
+
+def near_the_end() -> str:
+    """The shell code that makes that game (ann, bob and cy in seats 1-3) and prints its id."""
+    fields = ("player_num", "piece_num", "permutation", "x", "y")
+    moves = [{"piece_num": 13, "permutation": 4}]
+    for move in FULL_GAME_BUT_LAST:
+        moves.append({"type": int(len(move) > 1), **dict(zip(fields, move, strict=False))})
+    return (
+        "from games import services\n"
+        "from games.models import Player\n"
+        "from squaregame.rules import clean_save\n"
+        f"save = clean_save({{'board': [], 'moves': {moves!r}}})\n"
+        "game = services.game_create(kind='square', options={'players': 4, 'save': save},"
+        " is_open=True)\n"
+        "for name in ('ann', 'bob', 'cy'):\n"
+        "    services.game_join(game_id=game.pk, player=Player.objects.create(name=name))\n"
+        "print(game.pk)\n"
+    )
+
+
+def test_a_message_goes_when_the_game_ends(browser, server):
+    game_id = int(server.shell(near_the_end()).splitlines()[-1])
+    person = Person(browser, server, viewport=PHONE)
+    page = person.goto(f"/square/{game_id}/?join=1")
+    page.fill("#name-input", "di")
+    page.click("#name-form button[type=submit]")
+    page.wait_for_selector("#players li[data-player=di] .badge-you")
+    person.wait_live()
+    page.wait_for_selector("#square-root[data-your-turn='1']")
+    assert "Final round" in page.inner_text("#turn")
+    page.keyboard.press("Enter")
+    assert page.inner_text("#message") == "Choose a piece first."
+    page.keyboard.press("p")  # the last pass: the game is over
+    page.wait_for_selector("#result-panel:not([hidden])")
+    page.wait_for_timeout(300)  # the move's own answer may come after the new state
+    assert page.inner_text("#message") == ""
+    assert page.inner_text("#last-status").startswith("You passed; game over, won by cy")
+    page.screenshot(path=str(SHOTS / "square-fit-game-over-phone.png"))
     person.close()

@@ -5,14 +5,15 @@ clocks of a few milliseconds, so deadlines pass during the run; classic tables o
 so games end), seats guests and an account (by its Bearer token), joins with the key, a wrong
 key or none, has seats ask for hints, count, claim sets and send junk, lets time pass, and reads
 every way out as a stranger, a spectator (who brings a private table's key) and each seat: the
-list (and ``?open=false``), one game, its move log, replay, export and chat, and the account's
-NDJSON download. After every read:
+list (and ``?open=false``), one game, its move log, replay, export, chat and story, and the
+account's NDJSON download. After every read:
 
 - a private game is no game to a reader with neither its key nor a seat there: 404 everywhere,
   and missing from every list and from the account's download, unless the reader is the account;
 - whoever may see a game reads it (200);
 - while a game is played, no reader but the seat that asked sees a hint's card: no outcome of
-  another seat's move has a ``"hint"`` in the log, the replay or the export;
+  another seat's move has a ``"hint"`` in the log, the replay or the export, and no hint in the
+  story shows its card;
 - no answer is a 500.
 
 ``PRIVACY_FUZZ_EXAMPLES`` (default 12) and ``PRIVACY_FUZZ_STEPS`` (default 30) make a longer hunt.
@@ -46,7 +47,7 @@ EXAMPLES = int(os.environ.get("PRIVACY_FUZZ_EXAMPLES", "12"))
 STEPS = int(os.environ.get("PRIVACY_FUZZ_STEPS", "30"))
 ACCOUNT = "acct"
 PASSWORD = "correct horse battery"
-WAYS_OUT = ("", "moves", "replay", "export", "chat")
+WAYS_OUT = ("", "moves", "replay", "export", "chat", "story")
 NAMES = st.from_regex(r"[a-z][a-z0-9]{0,8}", fullmatch=True)
 
 
@@ -223,7 +224,7 @@ class WaysOut(RuleBasedStateMachine):
         for way in WAYS_OUT:
             answer = self.get(f"/api/games/{game_id}/{way}{query}", **reader.headers())
             assert answer.status_code == (200 if may else 404), (reader, way, answer.content)
-            if may and way in ("moves", "replay", "export"):
+            if may and way in ("moves", "replay", "export", "story"):
                 self.no_hint_of_another(reader, game_id, way, answer.json())
         for listing in ("", "?open=false", "?kind=set&limit=200"):
             listed = self.get(f"/api/games/{listing}", **reader.headers()).json()
@@ -246,6 +247,12 @@ class WaysOut(RuleBasedStateMachine):
                 .values_list("pk", flat=True)
                 .first()
             )
+        if way == "story":
+            names = set(Seat.objects.filter(pk=mine).values_list("name", flat=True))
+            for entry in body["entries"]:
+                if entry["type"] == "hint" and entry["cards"]:
+                    assert entry["actor"] in names, (reader, way, entry)  # its seat's alone
+            return
         for move in moves[way](body):
             outcome = move.get("outcome") or {}
             if "hint" not in outcome:

@@ -227,3 +227,12 @@ def test_the_openapi_schema_describes_the_story(client):
     assert set(operation["responses"]) >= {"200", "404"}
     entry = schema["components"]["schemas"]["StoryEntryOut"]["properties"]
     assert {"id", "version", "at", "type", "actor", "text", "cards", "why", "points"} <= set(entry)
+
+
+def test_a_kind_without_a_story_hook_tells_its_joins_and_nothing_else():
+    from cards.setwar.services import setwar_run
+
+    game = setwar_run(players=2, seed=1)
+    body = story(Client(), game)
+    assert body["version"] == game.version
+    assert all(entry["type"] == "join" for entry in body["entries"])

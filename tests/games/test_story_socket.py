@@ -10,7 +10,7 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from games import services
 from games.models import Player
-from tests.games.conftest import EXAMPLE_DECK, SAME_ORIGIN
+from tests.games.conftest import EXAMPLE_DECK, SAME_ORIGIN, play_to_the_end
 from tests.games.test_story import a_non_set, board_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -102,3 +102,31 @@ async def _a_hint_shows_its_card_to_its_seat_alone():
     assert theirs["cards"] == [] and card not in str(theirs)
     for socket in (watcher, asker):
         await socket.disconnect()
+
+
+def test_at_the_end_the_socket_is_sent_the_whole_story_with_the_hints_cards(db):
+    async_to_sync(_at_the_end_the_whole_story)()
+
+
+async def _at_the_end_the_whole_story():
+    game, ann, bob, _wrong = await make_table()
+    hint = await sync_to_async(services.move_submit)(
+        game_id=game.pk, seat=bob, action={"type": "hint"}
+    )
+    card = hint.outcome["hint"]["card"]
+    watcher, _ = await opened(f"/ws/games/{game.pk}/?story=1")
+    first = await watcher.receive_json_from(timeout=5)
+    (hidden,) = [e for e in first["entries"] if e["type"] == "hint"]
+    assert hidden["cards"] == []
+    await sync_to_async(play_to_the_end)(game, ann)
+    last = None
+    while True:
+        frame = await watcher.receive_json_from(timeout=5)
+        if frame["type"] == "story" and any(e["type"] == "end" for e in frame["entries"]):
+            last = frame
+            break
+    (shown,) = [e for e in last["entries"] if e["type"] == "hint"]
+    assert shown["id"] == hidden["id"] and [c["card"] for c in shown["cards"]] == [card]
+    assert last["entries"][0]["id"] == "v1"  # the whole story, from the first join
+    assert last["entries"][-1]["text"].startswith("The game is over: ann wins with ")
+    await watcher.disconnect()

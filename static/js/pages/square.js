@@ -283,7 +283,8 @@ function start(root) {
       ui.ghostInfo.textContent = `${where}: wait for your turn.`;
       ui.ghostInfo.dataset.legal = "";
     } else if (ok) {
-      ui.ghostInfo.textContent = `${where}: legal. Click or press Enter to place.`;
+      const how = touchy() ? "Touch it again or press Place" : "Click or press Enter to place";
+      ui.ghostInfo.textContent = `${where}: legal. ${how}.`;
       ui.ghostInfo.dataset.legal = "1";
     } else {
       const dots = spots.length && ui.spots.checked ? " (the green dots)." : ".";
@@ -298,6 +299,7 @@ function start(root) {
 
   function choose(piece) {
     pick.piece = piece;
+    if (ui.message.classList.contains("info")) say(""); // "Choose a piece first." is done
     if (!pick.at) {
       const spots = legal.spots(piece, permutation());
       pick.at = spots.length ? spots[0].slice() : view.opening.slice();
