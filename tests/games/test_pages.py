@@ -155,7 +155,8 @@ def test_creating_a_table_seats_its_creator_and_opens_it(client):
     )
     game = Game.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/play/{game.pk}/"
-    assert game.options == {"rules": "declare", "attributes": 3}
+    # Made for friends, it waits for them (no computer sits at it): its creator starts it.
+    assert game.options == {"rules": "declare", "attributes": 3, "start": "wait"}
     assert game.is_open is False
     assert list(game.seats.values_list("player", "name")) == [(player.pk, "ada")]
 
@@ -227,13 +228,15 @@ def test_the_lobby_asks_a_guest_for_a_name_once(client):
 
 def test_a_watcher_sees_the_table_with_its_live_view(client):
     # A fixed deck: 1 shuffle in 30 deals no set in 12 cards, and the table then shows 15.
-    options = {"rules": "classic", "deck": EXAMPLE_DECK}
+    options = {"rules": "classic", "deck": EXAMPLE_DECK, "start": "now"}
     game = services.game_create(kind="set", options=options, is_open=True)
     response = client.get(f"/play/{game.pk}/")
     assert response.status_code == 200
     config = page_config(response)
     assert config["game"] == game.pk and config["seat"] is None and config["auto_join"] is False
-    assert config["ws_url"] == f"/ws/games/{game.pk}/?presence=1"  # told who is here
+    # Told who is here, and the game's story (the table log).
+    assert config["ws_url"] == f"/ws/games/{game.pk}/?presence=1&story=1"
+    assert config["story_url"] == f"/api/games/{game.pk}/story"
     view = page_config(response, "table-view")
     assert len(view["board"]) == 12 and view["seated"] is False
     html = response.content.decode()
@@ -335,7 +338,9 @@ def test_solitaire_starts_a_one_seat_classic_game_against_the_clock(client):
     response = client.post("/solitaire/", {"name": "solo", "attributes": "3"})
     game = Game.objects.get()
     assert response["Location"] == f"/solitaire/{game.pk}/"
-    assert game.options == {"rules": "classic", "attributes": 3} and not game.is_open
+    # Solitaire deals at once: nobody to wait for.
+    assert game.options == {"rules": "classic", "attributes": 3, "start": "now"}
+    assert not game.is_open
     assert game.seats.count() == 1
     page = client.get(f"/solitaire/{game.pk}/")
     config = page_config(page)
