@@ -57,6 +57,7 @@ let state = initialState(JSON.parse(document.getElementById("table-view").textCo
   skew: cfg.server_now - Date.now(),
   computers: cfg.computers || [],
   guests: cfg.guests || [],
+  keyboard: keyboardFor(keyboardLayout(cfg.keys.layouts)),
 });
 
 const $ = (id) => document.getElementById(id);
@@ -120,7 +121,8 @@ const el = {
 function keyboardFor(layout) {
   return {codes: cfg.keys.codes, labels: cfg.keys.layouts[layout].rows, layout};
 }
-const keys = {keyboard: keyboardFor(keyboardLayout(cfg.keys.layouts)), shown: []};
+// The board's cells as last drawn, with their keys (drawing's output: what a key presses).
+let shown = [];
 
 // --- the one way the page changes -----------------------------------------------------------
 
@@ -137,11 +139,10 @@ function update(next, moment = {}) {
 
 // Moves sent over HTTP while the socket is down go one after the other.
 let queue = Promise.resolve();
-// Which control the last move came from, for an error the socket sends back for it.
-let lastControl = "board";
 
 function act(action, control = "board") {
-  lastControl = control;
+  // An error the socket sends back for it goes beside the control it came from.
+  if (state.acting !== control) state = withState(state, {acting: control});
   if (socket.send(action)) return Promise.resolve();
   queue = queue.then(async () => {
     const reply = await request("POST", cfg.moves_url, action);
@@ -174,7 +175,7 @@ function choose(text) {
     if (chosen.claim) claim(chosen.claim);
     return;
   }
-  const cell = keys.shown.find((c) => c.card === text);
+  const cell = shown.find((c) => c.card === text);
   if (!cell) return;
   const declare = state.view.declare;
   if (declare.state === "up") {
@@ -216,7 +217,7 @@ function onError(message) {
     chat?.error(message.detail);
     return;
   }
-  update(receiveError(state, message.detail, lastControl, Date.now()));
+  update(receiveError(state, message.detail, state.acting, Date.now()));
 }
 
 function onState(message) {
@@ -260,12 +261,12 @@ function render(s, moment = {}) {
   const playing = canPlay(s);
   const selected = isClassic(view) ? s.selection.concat(s.pending || []) : [];
   const hint = view.hint ? view.hint.card : null;
-  const from = JSON.stringify([view.board, view.chain, view.found, selected, hint, playing, keys.keyboard.layout]);
+  const from = JSON.stringify([view.board, view.chain, view.found, selected, hint, playing, s.keyboard.layout]);
   if (from !== cardsDrawnFrom || moment.fresh || moment.taken || moment.force) {
     cardsDrawnFrom = from;
-    keys.shown = drawBoard(el.board, view, {
+    shown = drawBoard(el.board, view, {
       card,
-      keyboard: keys.keyboard,
+      keyboard: s.keyboard,
       landscape: true,
       interactive: playing,
       fresh: moment.fresh || [],
@@ -563,8 +564,8 @@ document.addEventListener("keydown", (event) => {
   // By the key's place on the keyboard; by its name where a keyboard gives no place.
   const key = (event.key || "").toLowerCase();
   const cell = event.code
-    ? keys.shown.find((c) => c.code === event.code)
-    : keys.shown.find((c) => c.key === key);
+    ? shown.find((c) => c.code === event.code)
+    : shown.find((c) => c.key === key);
   if (cell) {
     event.preventDefault();
     choose(cell.card);
@@ -615,7 +616,7 @@ onLayoutChange(() => render(state, {force: true}));
 /** The help's rows of keys, in the chosen layout. */
 function drawKeyRows() {
   el.keyRows?.replaceChildren(
-    ...keys.keyboard.labels.map((row) => {
+    ...state.keyboard.labels.map((row) => {
       const item = document.createElement("li");
       const kbd = document.createElement("kbd");
       kbd.textContent = [...row].join(" ");
@@ -627,12 +628,11 @@ function drawKeyRows() {
 
 // The keyboard's layout names the keys (they are pressed by their place on any keyboard).
 if (el.layout) {
-  el.layout.value = keys.keyboard.layout;
+  el.layout.value = state.keyboard.layout;
   el.layout.addEventListener("change", () => {
     chooseKeyboardLayout(el.layout.value);
-    keys.keyboard = keyboardFor(el.layout.value);
+    update(withState(state, {keyboard: keyboardFor(el.layout.value)}));
     drawKeyRows();
-    render(state);
   });
 }
 drawKeyRows();

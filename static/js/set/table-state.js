@@ -8,6 +8,8 @@
  *
  *   state = {
  *     view,          // the server's view of the game for this viewer (as pushed)
+ *     keyboard,      // {codes, labels, layout}: the keys at the server's places, as named
+ *     acting,        // the control the last move came from ("board", "start", "hint"...)
  *     skew,          // the server's clock minus the browser's, in ms
  *     selection,     // card texts chosen on a classic table (not yet claimed)
  *     pending,       // the claim sent and not answered yet, or null
@@ -37,9 +39,14 @@ export function wordsOf(view) {
 }
 
 /** Return the state a page starts from: the view rendered with it, nothing chosen. */
-export function initialState(view, {skew = 0, computers = [], guests = [], socket = "connecting"} = {}) {
+export function initialState(
+  view,
+  {skew = 0, computers = [], guests = [], socket = "connecting", keyboard = null} = {},
+) {
   return {
     view,
+    keyboard,
+    acting: "board",
     skew,
     selection: [],
     pending: null,
