@@ -62,7 +62,7 @@ let state = initialState(JSON.parse(document.getElementById("table-view").textCo
 
 const $ = (id) => document.getElementById(id);
 const el = {
-  head: document.querySelector(".table-head"),
+  root: $("table-root"),
   board: $("board"),
   controls: $("controls"),
   turn: $("turn"),
@@ -277,6 +277,7 @@ function render(s, moment = {}) {
     drawModeAreas(s, playing);
   }
   el.board.hidden = status === "waiting";
+  el.root.classList.toggle("is-waiting", status === "waiting");
   el.board.classList.toggle("locked", !!view.locked_out);
   el.board.classList.toggle("waiting", !isClassic(view) && view.declare.state === "up");
   el.turn.textContent = turnText(s);
