@@ -14,7 +14,7 @@ import random
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cards.engine.card import deck_table
@@ -245,13 +245,6 @@ def table_create(request):
     return redirect("table", game_id=game.pk)
 
 
-def _story_url(game: Game) -> str | None:
-    try:
-        return reverse("game-story", args=[game.pk])
-    except NoReverseMatch:
-        return None
-
-
 def _table_context(request, game: Game, *, solitaire: bool = False) -> dict:
     context = live_page_context(request, game)
     game = context["game"]
@@ -265,12 +258,10 @@ def _table_context(request, game: Game, *, solitaire: bool = False) -> dict:
         keys=BOARD_KEYS,
         # A rated table asks before a hint (a hint makes the game unrated for everyone).
         rated=bool(game.rated),
-        # The table log is the game's story, where the server tells it (GET, and the socket's
-        # "story" frames with ?story=1).
-        story_url=_story_url(game),
+        # The table log is the game's story (GET, and the socket's "story" frames, ?story=1).
+        story_url=reverse("game-story", args=[game.pk]),
     )
-    if context["config"]["story_url"]:
-        context["config"]["ws_url"] += "&story=1"
+    context["config"]["ws_url"] += "&story=1"
     daily = view.get("mode") == "puzzle" and "day" in game.options
     context["config"]["puzzle_day"] = game.options.get("day") if daily else None
     return {

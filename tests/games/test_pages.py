@@ -236,7 +236,9 @@ def test_a_watcher_sees_the_table_with_its_live_view(client):
     assert response.status_code == 200
     config = page_config(response)
     assert config["game"] == game.pk and config["seat"] is None and config["auto_join"] is False
-    assert config["ws_url"] == f"/ws/games/{game.pk}/?presence=1"  # told who is here
+    # Told who is here, and the game's story (the table log).
+    assert config["ws_url"] == f"/ws/games/{game.pk}/?presence=1&story=1"
+    assert config["story_url"] == f"/api/games/{game.pk}/story"
     view = page_config(response, "table-view")
     assert len(view["board"]) == 12 and view["seated"] is False
     html = response.content.decode()
@@ -338,6 +340,7 @@ def test_solitaire_starts_a_one_seat_classic_game_against_the_clock(client):
     response = client.post("/solitaire/", {"name": "solo", "attributes": "3"})
     game = Game.objects.get()
     assert response["Location"] == f"/solitaire/{game.pk}/"
+    # Solitaire deals at once: nobody to wait for.
     assert game.options == {"rules": "classic", "attributes": 3, "start": "now"}
     assert not game.is_open
     assert game.seats.count() == 1

@@ -24,6 +24,7 @@ import {Presence} from "../lib/presence.js";
 import {play, soundFor} from "../lib/sound.js";
 import {renderScores} from "../lib/scores.js";
 import {GameSocket, showStatus} from "../lib/socket.js";
+import * as story from "../set/story.js";
 import {
   badgesOf,
   canPlay,
@@ -48,9 +49,6 @@ import {
 
 const cfg = JSON.parse(document.getElementById("table-config").textContent);
 useCsrfToken(cfg.csrf);
-// The table log is the game's story where the server tells it (contract B); else the page's
-// own lines among the chat.
-const story = cfg.story_url ? await import("../set/story.js") : null;
 const card = deck(cfg.deck);
 const presence = new Presence();
 
@@ -59,11 +57,12 @@ let state = initialState(JSON.parse(document.getElementById("table-view").textCo
   skew: cfg.server_now - Date.now(),
   computers: cfg.computers || [],
   guests: cfg.guests || [],
+  keyboard: keyboardFor(keyboardLayout(cfg.keys.layouts)),
 });
 
 const $ = (id) => document.getElementById(id);
 const el = {
-  head: document.querySelector(".table-head"),
+  root: $("table-root"),
   board: $("board"),
   controls: $("controls"),
   turn: $("turn"),
@@ -122,7 +121,8 @@ const el = {
 function keyboardFor(layout) {
   return {codes: cfg.keys.codes, labels: cfg.keys.layouts[layout].rows, layout};
 }
-const keys = {keyboard: keyboardFor(keyboardLayout(cfg.keys.layouts)), shown: []};
+// The board's cells as last drawn, with their keys (drawing's output: what a key presses).
+let shown = [];
 
 // --- the one way the page changes -----------------------------------------------------------
 
@@ -139,11 +139,10 @@ function update(next, moment = {}) {
 
 // Moves sent over HTTP while the socket is down go one after the other.
 let queue = Promise.resolve();
-// Which control the last move came from, for an error the socket sends back for it.
-let lastControl = "board";
 
 function act(action, control = "board") {
-  lastControl = control;
+  // An error the socket sends back for it goes beside the control it came from.
+  if (state.acting !== control) state = withState(state, {acting: control});
   if (socket.send(action)) return Promise.resolve();
   queue = queue.then(async () => {
     const reply = await request("POST", cfg.moves_url, action);
@@ -176,7 +175,7 @@ function choose(text) {
     if (chosen.claim) claim(chosen.claim);
     return;
   }
-  const cell = keys.shown.find((c) => c.card === text);
+  const cell = shown.find((c) => c.card === text);
   if (!cell) return;
   const declare = state.view.declare;
   if (declare.state === "up") {
@@ -210,7 +209,6 @@ function askHint() {
 function onResult(message) {
   const told = receiveOutcome(state, message.outcome, {solitaire: cfg.solitaire, now: Date.now()});
   if (told.sound) play(soundFor({outcome: message.outcome}));
-  if (told.log) log(told.log);
   update(told.state);
 }
 
@@ -219,7 +217,7 @@ function onError(message) {
     chat?.error(message.detail);
     return;
   }
-  update(receiveError(state, message.detail, lastControl, Date.now()));
+  update(receiveError(state, message.detail, state.acting, Date.now()));
 }
 
 function onState(message) {
@@ -232,7 +230,6 @@ function onState(message) {
   };
   const sound = soundFor({scored: got.scored, dealt: got.fresh.length});
   if (sound) play(sound);
-  got.news.forEach(log);
   update(got.state, moment);
   const players = (before.players || []).join(",");
   if (players !== (state.view.players || []).join(",") || (state.view.over && !before.over)) {
@@ -264,12 +261,12 @@ function render(s, moment = {}) {
   const playing = canPlay(s);
   const selected = isClassic(view) ? s.selection.concat(s.pending || []) : [];
   const hint = view.hint ? view.hint.card : null;
-  const from = JSON.stringify([view.board, view.chain, view.found, selected, hint, playing, keys.keyboard.layout]);
+  const from = JSON.stringify([view.board, view.chain, view.found, selected, hint, playing, s.keyboard.layout]);
   if (from !== cardsDrawnFrom || moment.fresh || moment.taken || moment.force) {
     cardsDrawnFrom = from;
-    keys.shown = drawBoard(el.board, view, {
+    shown = drawBoard(el.board, view, {
       card,
-      keyboard: keys.keyboard,
+      keyboard: s.keyboard,
       landscape: true,
       interactive: playing,
       fresh: moment.fresh || [],
@@ -280,9 +277,11 @@ function render(s, moment = {}) {
     drawModeAreas(s, playing);
   }
   el.board.hidden = status === "waiting";
+  el.root.classList.toggle("is-waiting", status === "waiting");
   el.board.classList.toggle("locked", !!view.locked_out);
   el.board.classList.toggle("waiting", !isClassic(view) && view.declare.state === "up");
   el.turn.textContent = turnText(s);
+  el.turn.hidden = !el.turn.textContent; // the waiting room says it all
   el.turn.classList.toggle("alert", !!view.locked_out && status === "active");
   drawControls(s);
   drawErrors(s);
@@ -403,7 +402,7 @@ function drawJoin(s) {
 
 /** The table log: the whole story, each entry once, in time order (chat among the moves). */
 function drawStory(s) {
-  if (!story || !s.story || !el.log) return;
+  if (!s.story || !el.log) return;
   const log = el.log;
   log.classList.add("story");
   const follow = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
@@ -499,10 +498,6 @@ async function join(name) {
 
 // --- the log: what happens at the table, and the chat -------------------------------------------
 
-/** Say something in the table's log (its chat's timeline), where the server tells no story. */
-function log(text) {
-  if (chat && !story) chat.note(text);
-}
 
 // --- wiring ----------------------------------------------------------------------------------
 
@@ -512,7 +507,7 @@ const chat = chatPanel
       url: cfg.chat_url,
       canWrite: !!state.view.seated,
       // With the story, a chat line is one of its entries ("c<id>"), drawn with the others.
-      onMessage: story ? (message) => tellStory([story.chatEntry(message)]) : null,
+      onMessage: (message) => tellStory([story.chatEntry(message)]),
     })
   : null;
 
@@ -523,10 +518,7 @@ const socket = new GameSocket(cfg.ws_url, {
   chat: (message) => chat?.add(message),
   status: (socketState) => {
     // Back after a break: read what was written and told meanwhile.
-    if (socketState === "live" && state.socket === "reconnecting") {
-      if (story) readStory();
-      else chat?.refresh();
-    }
+    if (socketState === "live" && state.socket === "reconnecting" && el.log) readStory();
     update(withState(state, {socket: socketState}));
   },
   presence: (message) => {
@@ -535,7 +527,7 @@ const socket = new GameSocket(cfg.ws_url, {
   },
   // A new game of this table's players: a player plays again, a spectator may watch or join.
   story: (message) => {
-    if (story && Array.isArray(message.entries)) tellStory(message.entries);
+    if (Array.isArray(message.entries)) tellStory(message.entries);
   },
   rematch: (message) => update(withState(state, {next: {url: message.url, by: message.by}})),
 });
@@ -573,8 +565,8 @@ document.addEventListener("keydown", (event) => {
   // By the key's place on the keyboard; by its name where a keyboard gives no place.
   const key = (event.key || "").toLowerCase();
   const cell = event.code
-    ? keys.shown.find((c) => c.code === event.code)
-    : keys.shown.find((c) => c.key === key);
+    ? shown.find((c) => c.code === event.code)
+    : shown.find((c) => c.key === key);
   if (cell) {
     event.preventDefault();
     choose(cell.card);
@@ -625,7 +617,7 @@ onLayoutChange(() => render(state, {force: true}));
 /** The help's rows of keys, in the chosen layout. */
 function drawKeyRows() {
   el.keyRows?.replaceChildren(
-    ...keys.keyboard.labels.map((row) => {
+    ...state.keyboard.labels.map((row) => {
       const item = document.createElement("li");
       const kbd = document.createElement("kbd");
       kbd.textContent = [...row].join(" ");
@@ -637,12 +629,11 @@ function drawKeyRows() {
 
 // The keyboard's layout names the keys (they are pressed by their place on any keyboard).
 if (el.layout) {
-  el.layout.value = keys.keyboard.layout;
+  el.layout.value = state.keyboard.layout;
   el.layout.addEventListener("change", () => {
     chooseKeyboardLayout(el.layout.value);
-    keys.keyboard = keyboardFor(el.layout.value);
+    update(withState(state, {keyboard: keyboardFor(el.layout.value)}));
     drawKeyRows();
-    render(state);
   });
 }
 drawKeyRows();
@@ -653,5 +644,5 @@ setInterval(() => {
 }, 100);
 
 render(state);
-if (story) readStory();
+if (el.log) readStory();
 if (cfg.auto_join && !state.view.seated && !state.view.over) join(cfg.name);

@@ -8,6 +8,8 @@
  *
  *   state = {
  *     view,          // the server's view of the game for this viewer (as pushed)
+ *     keyboard,      // {codes, labels, layout}: the keys at the server's places, as named
+ *     acting,        // the control the last move came from ("board", "start", "hint"...)
  *     skew,          // the server's clock minus the browser's, in ms
  *     selection,     // card texts chosen on a classic table (not yet claimed)
  *     pending,       // the claim sent and not answered yet, or null
@@ -37,9 +39,14 @@ export function wordsOf(view) {
 }
 
 /** Return the state a page starts from: the view rendered with it, nothing chosen. */
-export function initialState(view, {skew = 0, computers = [], guests = [], socket = "connecting"} = {}) {
+export function initialState(
+  view,
+  {skew = 0, computers = [], guests = [], socket = "connecting", keyboard = null} = {},
+) {
   return {
     view,
+    keyboard,
+    acting: "board",
     skew,
     selection: [],
     pending: null,
@@ -151,26 +158,23 @@ export function chooseCard(state, text, now = 0) {
 }
 
 /**
- * Tell what a move's outcome means to the one who moved: return {state, log, sound} where `log`
- * is a line for the table log (or "") and `sound` whether the wrong-claim sound plays.
+ * Tell what a move's outcome means to the one who moved (the message under the board; the table
+ * log is the server's story): return {state, sound}, `sound` whether the wrong-claim sound plays.
  */
 export function receiveOutcome(state, outcome, {solitaire = false, now = 0} = {}) {
   const o = outcome || {};
   const view = state.view;
   const words = wordsOf(view);
   let next = state;
-  let log = "";
   let sound = false;
   switch (o.action) {
     case "claim":
       next = {...next, pending: null};
       if (o.claim === "set") {
-        log = `You found ${words.a}.`;
         const score = solitaire ? "" : `You have ${plural(o.score, words.one, words.many)}.`;
         next = say(next, `${capital(words.one)}! ${score}${o.hinted ? " (hinted)" : ""}`, "good", now);
       } else if (o.claim === "not_set") {
         sound = true;
-        log = `You claimed ${words.cards} cards that are not ${words.a}.`;
         const wrong = `Not ${words.a}.${whyOf(o)}`;
         if (o.locked_out) next = say(next, `${wrong} You are locked out until another player scores.`, "bad", now);
         else if (o.released && !solitaire && (view.players || []).length > 1) {
@@ -180,10 +184,8 @@ export function receiveOutcome(state, outcome, {solitaire = false, now = 0} = {}
       break;
     case "pick":
       if (o.pick === "set") {
-        log = "You found a set.";
         next = say({...next, judged: true}, `Set! +${o.points} points.${o.hinted ? " (hinted)" : ""}`, "good", now);
       } else if (o.pick === "not_set") {
-        log = "You picked three cards that are not a set.";
         sound = true;
         next = say({...next, judged: true}, `Not a set: ${penalty(o.points, o.delta, o.score)}${whyOf(o)}`, "bad", now);
       } else if (o.pick === "ignored") {
@@ -222,7 +224,7 @@ export function receiveOutcome(state, outcome, {solitaire = false, now = 0} = {}
     default:
       break;
   }
-  return {state: next, log, sound};
+  return {state: next, sound};
 }
 
 /** " Why: color: red, red, green — two alike, one different." for a wrong claim's `why`. */
