@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from tests.e2e.conftest import ARTIFACTS, E2E
-from tests.e2e.test_set_pages import Person, a_set
+from tests.e2e.test_set_pages import Person, a_set, start_game
 
 pytestmark = E2E
 PASSWORD = "correct horse battery"
@@ -69,6 +69,7 @@ def test_two_accounts_play_a_rated_game_and_see_their_ratings_move(browser, serv
         page.wait_for_selector("#seat-ratings li[data-player=Ólafur]")
         before = page.inner_text("#seat-ratings")
         assert "Zoë: 1500" in before and "Ólafur: 1500" in before
+        start_game(zoe, olafur)  # both seated: Zoë starts the rated game
 
         # Zoë finds every set.
         for _ in range(40):

@@ -129,8 +129,19 @@ def not_a_set(cards: list[str]) -> list[str]:
     raise AssertionError("every triple is a set")
 
 
-def create_table(person: Person, **choices) -> int:
-    """Create a Set table from the lobby form; return its id from the page it opens."""
+def start_game(host: Person, *others: Person) -> None:
+    """Press Start in the waiting room of `host`'s table; wait until everyone sees the cards
+    (after the server's 3 s countdown)."""
+    host.page.click("#waiting-room #start-btn")
+    for person in (host, *others):
+        person.page.wait_for_selector("#board .card", timeout=10_000)
+        person.page.wait_for_selector("#waiting-room", state="hidden")
+
+
+def create_table(person: Person, start: bool = True, **choices) -> int:
+    """Create a Set table from the lobby form; return its id from the page it opens. A table
+    without computers opens waiting: with `start`, its creator starts it at once (others join
+    it dealt, as an unrated table lets them)."""
     page = person.goto("/")
     for field, value in choices.items():
         if field in ("rules", "visibility"):
@@ -140,6 +151,8 @@ def create_table(person: Person, **choices) -> int:
     page.click("button:has-text('Create table')")
     page.wait_for_url(re.compile(r"/play/\d+/$"))
     person.wait_live()
+    if start and choices.get("computers", "0") == "0":
+        start_game(person)
     return int(re.search(r"/play/(\d+)/", page.url).group(1))
 
 
@@ -277,7 +290,7 @@ def computer_game(browser, server):
         "from cards.engine.deck import new_deck;"
         "deck = [c.protocol for c in new_deck(3, rng=5)[:12]];"
         "game = services.game_create(kind='set', options={'rules': 'classic', "
-        "'attributes': 3, 'deck': deck}, is_open=True);"
+        "'attributes': 3, 'deck': deck, 'start': 'now'}, is_open=True);"
         "print(game.pk)"
     )
     game_id = int(server.shell(created).splitlines()[-1])
