@@ -368,6 +368,10 @@ function redraw() {
 function drawWaiting() {
   const room = $("waiting-room");
   if (room) renderWaiting(room, view, {onStart: () => act({type: "start"})});
+  // No cards yet: nothing to find, ask for or count.
+  const waiting = view.status === "waiting";
+  el.turn.hidden = el.board.hidden = waiting;
+  if (waiting) el.controls.hidden = true;
 }
 
 /** What a player of this table's mode looks for. */
