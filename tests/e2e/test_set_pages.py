@@ -142,7 +142,7 @@ def create_table(person: Person, *, start: bool = True, **choices) -> int:
     page.click("button:has-text('Create table')")
     page.wait_for_url(re.compile(r"/play/\d+/$"))
     person.wait_live()
-    if start:
+    if start and choices.get("computers", "0") == "0":
         start_table(person)
     return int(re.search(r"/play/(\d+)/", page.url).group(1))
 
