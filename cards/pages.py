@@ -18,9 +18,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cards.engine.card import deck_table
-from cards.engine.deck import new_deck
-from cards.rules import MODE_NAMES
-from games import limits, presence, selectors, services
+from cards.rules import LENGTHS, MODE_NAMES, table_options
+from games import limits, option_rules, presence, ratings, selectors, services
 from games import lobby as lobby_lists
 from games.auth import session_player, session_player_save
 from games.errors import GameError
@@ -47,12 +46,44 @@ RULE_SETS = {
 MODES = MODE_NAMES  # the ways to play a classic table, as the form names them
 SPEEDS = ("slow", "medium", "fast")
 MAX_COMPUTERS = 3
-# How many cards a game deals in all; a quick game ends after a few sets.
-LENGTHS = {"full": ("Whole deck", None), "quick": ("Quick: 18 cards", 18)}
+# What the lobby's "Play now" buttons make (the folded form's fields they fill): a table against
+# one computer, or a private table whose link a friend follows; the rest are the form's defaults.
+PRESETS = {
+    "computer": {"computers": "1", "visibility": "private"},
+    "friend": {"visibility": "private"},
+}
+FORM_DEFAULTS = {
+    "rules": "classic",
+    "attributes": "4",
+    "visibility": "open",
+    "computers": "0",
+    "speed": "medium",
+    "length": "full",
+    "mode": "normal",
+}
+# The choice fields whose combinations the server's option rules judge (games.option_rules).
+CHOICE_FIELDS = ("rules", "mode", "attributes", "length")
 
 
-def _table_form(data) -> dict:
-    """Read the "new Set table" form into game options; raise FormError naming a bad field."""
+def _form_data(data) -> dict:
+    """The form as sent, a "Play now" button's preset filling what it did not send."""
+    sent = {key: data.get(key) or "" for key in data}
+    preset = PRESETS.get(sent.get("preset", ""), {})
+    return {**preset, **{key: value for key, value in sent.items() if value}}
+
+
+def _choice_rules(fields: dict) -> dict:
+    """The server's rules for this choice of the form (games.option_rules)."""
+    choices = option_rules.option_rules()["kinds"][Game.Kind.SET]["choices"]
+    return next(choice for choice in choices if choice["fields"] == fields)
+
+
+def _table_form(data, *, rated: bool = False) -> dict:
+    """Read the "new Set table" form into game options; raise FormError naming a bad field.
+
+    The choice is checked against the same option rules the form is sent (games.option_rules):
+    a combination the server refuses, or a rated table that could not rate, is named beside the
+    control that makes it so."""
     rules = _choice(data, "rules", tuple(RULE_SETS), "rule set", "classic")
     label, attribute_counts = RULE_SETS[rules]
     attributes = _int_choice(
@@ -65,16 +96,16 @@ def _table_form(data) -> dict:
     speed = _choice(data, "speed", SPEEDS, "computer speed", "medium")
     length = _choice(data, "length", tuple(LENGTHS), "game length", "full")
     mode = _choice(data, "mode", tuple(MODES), "way to play", "normal")
-    options = {"rules": rules, "attributes": attributes}
-    if mode != "normal":
-        if rules != "classic":
-            raise FormError(f"{MODES[mode]} is played with the classic rules: choose Classic.")
-        options["mode"] = mode
+    fields = {"rules": rules, "mode": mode, "attributes": str(attributes), "length": length}
+    choice = _choice_rules(fields)
+    if not choice["accepted"]:
+        raise FormError(choice["refused"], "mode" if mode != "normal" else "attributes")
+    if rated and not choice["rated"]:
+        raise FormError(f"{choice['unrated']} Untick Rated, or choose another game.", "rated")
+    if rated and computers:
+        raise FormError(ratings.COMPUTER_REFUSED, "computers")
     seed = random.SystemRandom().randrange(2**62)
-    size = LENGTHS[length][1]
-    # A puzzle deals its own 12 cards: the length is the deck's, which it has none of.
-    if size is not None and size < 3**attributes and mode != "puzzle":
-        options["deck"] = [card.protocol for card in new_deck(attributes, rng=seed)[:size]]
+    options = table_options(rules=rules, mode=mode, attributes=attributes, length=length, seed=seed)
     return {
         "options": options,
         "seed": seed,
@@ -100,34 +131,39 @@ def _lobby_context(request, **extra) -> dict:
         "lengths": [(key, label) for key, (label, _size) in LENGTHS.items()],
         "modes": list(MODES.items()),
         "computer_counts": range(MAX_COMPUTERS + 1),
+        # The rules of the form's options, as the server judges them (the page's script offers
+        # only what they allow: static/js/lib/option_rules.js).
+        "option_rules": option_rules.option_rules()["kinds"][Game.Kind.SET],
         # The lobby's chat: its latest lines (escaped by the template), and who may write.
         "lobby_chat": [selectors.chat_json(m) for m in selectors.chat_recent(None)],
         "chat_max": services.CHAT_MAX_LENGTH,
-        "form": {
-            "rules": "classic",
-            "attributes": "4",
-            "visibility": "open",
-            "computers": "0",
-            "speed": "medium",
-            "length": "full",
-            "mode": "normal",
-        },
+        "form": dict(FORM_DEFAULTS),
         "errors": {},
+        "options_open": False,
     }
     context.update(extra)
     return context
 
 
 NAME_REFUSED = "lobby_name_refused"  # the session's [message, name as typed] after a refusal
+# The session's {"form", "errors"} after a refused new table: the lobby shows them beside the
+# controls, the address back at the lobby (post, redirect, get).
+TABLE_REFUSED = "lobby_table_refused"
 
 
 @require_GET
 def lobby(request):
-    """The home page: your name, a new table, the open tables and the finished games."""
+    """The home page: play now, the live tables, the folded options of a new table, who is
+    online, the chat and the finished games."""
     context = _lobby_context(request)
     refused = request.session.pop(NAME_REFUSED, None)
     if refused is not None:
         context["errors"]["name"], context["name_value"] = refused
+    table = request.session.pop(TABLE_REFUSED, None)
+    if table is not None:
+        context["form"].update(table["form"])
+        context["errors"].update(table["errors"])
+        context["options_open"] = table.get("open", True)
     return render(request, "lobby.html", context)
 
 
@@ -150,19 +186,29 @@ def name_set(request):
     return redirect(target)
 
 
+# Where a refusal of the server's (a GameError's code) is shown in the form.
+ERROR_FIELDS = {"not_rated": "rated"}
+
+
 @require_POST
 def table_create(request):
-    """Create a Set table, seat its creator and its computer opponents, and open it."""
-    form = {key: request.POST.get(key) or "" for key in request.POST}  # shown again, whole
+    """Create a Set table, seat its creator and its computer opponents, and open it.
+
+    A refused form goes back to the lobby (post, redirect, get: the address is the lobby's,
+    never /play/new), its message beside the control that caused it, which has the focus; a
+    visitor over the rate limit gets the lobby at once, with a 429."""
+    form = _form_data(request.POST)  # shown again, whole
+    data = {**FORM_DEFAULTS, **form}
+    rated = request.user.is_authenticated and data.get("rated") == "on"
     try:
         if request.POST.get("name") is not None:
             name = _clean_name(request.POST.get("name"), request)
         else:
             player = session_player(request)
             if player is None:
-                raise FormError("Choose your name first (above), then create the table.")
+                raise FormError("Choose your name first, then create the table.", "name")
             name = player.name
-        table = _table_form(request.POST)
+        table = _table_form(data, rated=rated)
         limits.check_join(request)
         player = session_player_save(request, name)
         # A table of its creator and computers is dealt at once; friends wait for the Start.
@@ -172,16 +218,30 @@ def table_create(request):
             options={**table["options"], "start": start},
             seed=table["seed"],
             is_open=table["is_open"],
-            rated=request.user.is_authenticated and request.POST.get("rated") == "on",
+            rated=rated,
         )
         services.game_join(game_id=game.pk, player=player, name=player.name)
         for _ in range(table["computers"]):
             services.seat_add_computer(game_id=game.pk, speed=table["speed"])
     except (FormError, GameError) as error:
-        message = error.message if isinstance(error, GameError) else str(error)
-        context = _lobby_context(request, errors={"table": message})
-        context["form"].update(form)
-        return render(request, "lobby.html", context, status=form_status(error))
+        if isinstance(error, GameError):
+            message, field = error.message, ERROR_FIELDS.get(getattr(error, "code", None))
+        else:
+            message, field = str(error), error.field
+        field = field or "table"
+        if field == "name":  # the name box of the form that was sent
+            field = "play_name" if "preset" in form else "table_name"
+        if isinstance(error, limits.RateLimited):
+            context = _lobby_context(request, errors={field: message}, options_open=True)
+            context["form"].update(form)
+            return render(request, "lobby.html", context, status=form_status(error))
+        opened = "preset" not in form
+        request.session[TABLE_REFUSED] = {
+            "form": form,
+            "errors": {field: message},
+            "open": opened,
+        }
+        return redirect(reverse("home") + ("#new-table" if opened else "#play-now"))
     return redirect("table", game_id=game.pk)
 
 

@@ -101,6 +101,24 @@ MODE_NAMES = {
     "puzzle": "Puzzle",
 }
 
+#: How many cards a game deals in all, as the lobby's form offers it (label, cards or None: the
+#: whole deck); a quick game ends after a few sets.
+LENGTHS = {"full": ("Whole deck", None), "quick": ("Quick: 18 cards", 18)}
+
+
+def table_options(*, rules: str, mode: str, attributes: int, length: str, seed: int) -> dict:
+    """The options of a table as the lobby's form chooses them (not checked: `SetTable.options`
+    checks them): a quick game deals the first cards of a shuffle from `seed`; a puzzle deals
+    its own 12 cards, so it has no length."""
+    options = {"rules": rules, "attributes": attributes}
+    if mode != "normal":
+        options["mode"] = mode
+    size = LENGTHS[length][1]
+    if size is not None and size < 3**attributes and mode != "puzzle":
+        options["deck"] = [card.protocol for card in new_deck(attributes, rng=seed)[:size]]
+    return options
+
+
 # What the rules read of each action: the log keeps that, not whatever else was sent.
 ACTION_FIELDS = {"pick": ("type", "row", "col"), "claim": ("type", "cards")}
 
@@ -258,6 +276,10 @@ class SetTable:
         cards = new_deck(attributes, rng=seed)[: len(deck)]
         return {**options, "deck": [card.protocol for card in cards]}
 
+    def dealt_options(self, options: dict) -> dict:
+        """The options of the same table dealt when made (what a waiting table's deal is)."""
+        return {**options, "start": "now"}
+
     # Each rule set and number of attributes is a mode of its own: a 27-card game is not the
     # 81-card one, and declaring is not claiming. The standard deck of 4 attributes has the
     # short name.
@@ -271,17 +293,62 @@ class SetTable:
         "set-chain": "Set-Chain",
     }
 
+    def unrated_options(self, options: dict) -> str | None:
+        """Why a table of these options cannot be rated, in a sentence, or None when it can: a
+        chosen deck or board size is not like the games it would be compared with, and a puzzle
+        has its best times per day instead."""
+        attributes = options.get("attributes", 4)
+        mode = options.get("mode", "normal")
+        if mode == "puzzle":
+            return "A puzzle is not rated: it keeps its best times instead."
+        if "deck" in options:
+            count = len(options["deck"]) if isinstance(options["deck"], list) else 0
+            return f"A quick game ({count} cards) is not rated: a rated game deals the whole deck."
+        if "board_size" in options:
+            return "A table with a chosen board size is not rated."
+        if mode != "normal" and attributes != 4:
+            return f"{MODE_NAMES.get(mode, mode)} is rated with 4 attributes only."
+        return None
+
     def rating_mode(self, options: dict) -> str | None:
-        """The mode a table of these options is rated in, or None: a chosen deck or board size
-        is not like the games it would be compared with."""
-        if "deck" in options or "board_size" in options:
+        """The mode a table of these options is rated in, or None (`unrated_options` says
+        why)."""
+        if self.unrated_options(options) is not None:
             return None
         attributes = options.get("attributes", 4)
         mode = options.get("mode", "normal")
         if mode != "normal":
-            # A puzzle has its best time per day instead; the other modes with the usual deck.
-            return f"set-{mode}" if mode in ("ultra", "chain") and attributes == 4 else None
+            return f"set-{mode}"
         return f"set-{options.get('rules', 'declare')}{'' if attributes == 4 else f'-{attributes}'}"
+
+    #: What unrates a table created rated once it is played (`unrated_state`), for people.
+    unrated_by = "A hint taken makes a rated table unrated, for everyone at it."
+
+    def option_choices(self) -> list[tuple[dict, dict]]:
+        """Every choice of the lobby's form for a new table, as (its fields as the form sends
+        them, the options they make): the platform checks each with `options` and asks whether
+        it can be rated (games.option_rules), so the form offers only what the server takes."""
+        return [
+            (
+                {"rules": rules, "mode": mode, "attributes": str(attributes), "length": length},
+                table_options(rules=rules, mode=mode, attributes=attributes, length=length, seed=0),
+            )
+            for rules in RULE_SETS
+            for mode in MODE_NAMES
+            for attributes in (3, 4, 5)
+            for length in LENGTHS
+        ]
+
+    def unrated_state(self, state: dict) -> str | None:
+        """Why a table created rated will not rate any more, in a sentence, or None: a hint
+        taken (a hinted set found, too) unrates it for everyone."""
+        typed = table_state(state)
+        hinted = [name for name, tally in typed.tally.items() if tally.hints or tally.hinted]
+        if not hinted:
+            return None
+        if len(hinted) == 1:
+            return f"{hinted[0]} took a hint."
+        return f"{', '.join(hinted[:-1])} and {hinted[-1]} took hints."
 
     # What `stats` counts, as a profile names it: counts are summed over games, lists of
     # seconds give their mean and best.
@@ -355,10 +422,10 @@ class SetTable:
 
     def rating(self, options: dict, state: dict) -> tuple[str, dict[str, int]] | None:
         """The mode a finished table is rated in and each player's rank (0 first, equal scores
-        tie), or None when it cannot be rated: a hinted set, or options of no mode."""
+        tie), or None when it cannot be rated: a hint taken, or options of no mode."""
         mode = self.rating_mode(options)
         typed = table_state(state)
-        if mode is None or any(tally.hinted for tally in typed.tally.values()):
+        if mode is None or self.unrated_state(state) is not None:
             return None
         ordered = sorted(set(typed.scores.values()), reverse=True)
         return mode, {name: ordered.index(score) for name, score in typed.scores.items()}

@@ -83,6 +83,8 @@ def table_story(
                     points=delta,
                     at_override=event.get("at"),
                 )
+            elif event.get("kind") == "dealt":  # a waiting table's countdown ended
+                add("start", "The cards are dealt.", None, at_override=event.get("at"))
             elif event.get("cards"):
                 cards = _cells(event["cards"], attributes)
                 at_override = event.get("at")
@@ -92,7 +94,14 @@ def table_story(
         if kind == "leave":
             add("leave", f"{actor} left the table.")
         if kind == "start" or outcome.get("action") == "start":
-            add("start", f"{actor} pressed Start." if actor else "The game starts.")
+            starts = outcome.get("starts_ms")
+            soon = ""
+            if isinstance(starts, int) and starts > at:
+                seconds = round((starts - at) / 1000)
+                soon = (
+                    f": the cards are dealt in {seconds} {'second' if seconds == 1 else 'seconds'}"
+                )
+            add("start", f"{actor} pressed Start{soon}." if actor else "The game starts.")
         if kind == "tick" and any(outcome.get(key) for key in ("deal", "dealt", "started")):
             add("start", "The cards are dealt.", None)
         if outcome.get("declare") == "declarer":

@@ -16,7 +16,7 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import limits, runtime, selectors, services, story
+from games import limits, option_rules, ratings, runtime, selectors, services, story
 from games import serializers as s
 from games.auth import (
     AccountGrant,
@@ -66,12 +66,13 @@ def create_game(data, client: str | None) -> dict:
             client=client,
         )
     )
-    return created_answer(made)
+    return created_answer(made, rated=checked.validated_data["rated"])
 
 
-def created_answer(made) -> dict:
+def created_answer(made, *, rated: bool = False) -> dict:
     """The API's answer to a create (GameListView and games.api_fast): the new game's summary,
-    from what the create wrote (no read)."""
+    from what the create wrote (no read). A game created `rated` rates, as far as is known now:
+    its options were accepted as rated, and nobody sits there yet."""
     head, created, options = made
     game = Game(
         pk=head.pk,
@@ -86,7 +87,7 @@ def created_answer(made) -> dict:
         updated=created,
         finished=created if head.status == Game.Status.OVER else None,
     )
-    return selectors.game_summary(game, seats=[])
+    return {**selectors.game_summary(game, seats=[]), "rated": rated, "unrated": None}
 
 
 def join_game(game_id, data, client: str | None, player=None, credential: str = "") -> dict:
@@ -152,11 +153,11 @@ def join_answer(written, account_seats: set[int], *, guest: bool = True) -> dict
         updated=written.updated,
         finished=written.updated if change.ended else row.finished,
     )
-    return {
-        "token": new.token,
-        "seat": seat,
-        "game": selectors.game_summary(game, seats=[*seats, seat]),
-    }
+    summary = selectors.game_summary(game, seats=[*seats, seat])
+    if written.value:  # created rated (services.join): the seats are accounts (it checked)
+        why = ratings.unrated_reason(head.kind, row.options, head.state, [], over=False)
+        summary.update(rated=why is None, unrated=why)
+    return {"token": new.token, "seat": seat, "game": summary}
 
 
 def _optional_seat(request, game: Game):
@@ -232,7 +233,6 @@ class GameDetailView(APIView):
         body["view"] = selectors.game_view(head, seat_name=seat.name if seat else None, now=now)
         body["seat"] = next((s for s in body["seats"] if seat and s["number"] == seat.number), None)
         body["watching"] = runtime.watchers(head.pk)
-        body["rated"] = game.rated
         body["ratings"] = selectors.seat_ratings(game)
         return Response(body)
 
@@ -253,6 +253,29 @@ class LeaderboardView(APIView):
     )
     def get(self, request, mode: str):
         return Response(selectors.leaderboard(mode))
+
+
+class OptionRulesView(APIView):
+    authentication_classes = ()
+    permission_classes = ()
+
+    @extend_schema(
+        tags=["Games"],
+        summary="The rules of each kind's options: what is accepted, what can be rated",
+        description=(
+            "Said before a game is made, from the kinds' own rules (games.option_rules): for "
+            "each kind its seats, whether it is rated and how (`rated.seats`: a rated table "
+            "seats accounts only; `rated.min_players`; `rated.unrated_by`: what unrates it "
+            "once played, a hint at a Set table), and each choice of its lobby form "
+            "(`choices`: the Set table's rules, mode, attributes and length) accepted or "
+            "refused (`refused`: the server's sentence), rated or not (`unrated`: why not). "
+            "A create with `rated` and a choice whose `rated` is false is a 400, code "
+            "`not_rated`. The lobby embeds the Set kind's part as JSON (id `option-rules`)."
+        ),
+        responses={200: s.OptionRulesOut},
+    )
+    def get(self, request):
+        return Response(option_rules.option_rules())
 
 
 class JoinView(APIView):

@@ -238,7 +238,7 @@ async def create(scope, body: bytes) -> tuple | None:
         )
     except GameError as exc:
         return game_error_answer(exc)
-    return 201, created_answer(made), {}
+    return 201, created_answer(made, rated=data["rated"]), {}
 
 
 async def join(game_id: int, scope, body: bytes) -> tuple | None:

@@ -83,9 +83,21 @@ def lobby_tables(player: Player | None, *, now: datetime.datetime | None = None)
     }
 
 
+JUST_NOW = datetime.timedelta(minutes=1)
+
+
+def ago(moment: datetime.datetime, now: datetime.datetime) -> str:
+    """How long ago `moment` was, as a list says it: "just now" within the minute (never "0
+    minutes ago"), else "5 minutes ago", "1 hour, 2 minutes ago"."""
+    if now - moment < JUST_NOW:
+        return "just now"
+    return f"{timesince(moment, now)} ago"
+
+
 def finished_row(game: Game, *, now: datetime.datetime) -> dict:
     """A finished game as the lobby lists it (JSON): its seats with their scores, its winners
-    (the best score), when it ended and where to replay it."""
+    (the best score), when it ended (``ended``, ISO 8601, and ``ended_ago``: "just now", "5
+    minutes ago") and where to replay it."""
     seats = selectors.seats_shown(game, {})
     best = max((seat["score"] for seat in seats), default=None)
     describe = getattr(get_rules(game.kind), "describe", None)
@@ -98,7 +110,7 @@ def finished_row(game: Game, *, now: datetime.datetime) -> dict:
         "seats": seats,
         "winners": [seat["name"] for seat in seats if seats and seat["score"] == best],
         "ended": game.finished.isoformat() if game.finished else None,
-        "ended_ago": timesince(game.finished, now) if game.finished else None,
+        "ended_ago": ago(game.finished, now) if game.finished else None,
         # Set War's own page is its round-by-round replay.
         "replay_url": play_url
         if game.kind == Game.Kind.SETWAR
@@ -114,13 +126,16 @@ def table_row(
     seats = list(game.seats.all())
     play_url = selectors.page_url(game.kind, game.pk)
     describe = getattr(get_rules(game.kind), "describe", None)
+    rated, unrated = selectors.rated_now(game)
     return {
         "id": game.pk,
         "kind": game.kind,
         "kind_label": game.get_kind_display(),
         "description": describe(game.options or {}) if describe is not None else "",
         "is_open": game.is_open,
-        "rated": game.rated,
+        # Whether it rates, as far as is known now, and why not at one created rated.
+        "rated": rated,
+        "unrated": unrated,
         "status": game.status,
         "status_label": game.get_status_display(),
         "seats": selectors.seats_shown(game, shown_ratings),

@@ -51,7 +51,12 @@ def form_status(error: Exception) -> int:
 
 
 class FormError(ValueError):
-    """A form field a person must correct; the message says how."""
+    """A form field a person must correct; the message says how, and `field` (a form field's
+    name, or None: the whole form) which control it is shown beside."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -82,7 +87,7 @@ def _choice(data, key: str, allowed, label: str, default=None):
     value = (data.get(key) or "").strip() or default
     if value not in allowed:
         names = ", ".join(str(item) for item in allowed)
-        raise FormError(f"Choose the {label} among {names}; {value!r} is not one of them.")
+        raise FormError(f"Choose the {label} among {names}; {value!r} is not one of them.", key)
     return value
 
 
@@ -96,7 +101,7 @@ def _int_choice(data, key: str, allowed, label: str, default: int) -> int:
         value = None
     if value not in allowed:
         names = ", ".join(str(item) for item in allowed)
-        raise FormError(f"Choose the {label} among {names}; {raw[:20]!r} is not one of them.")
+        raise FormError(f"Choose the {label} among {names}; {raw[:20]!r} is not one of them.", key)
     return value
 
 
@@ -127,8 +132,12 @@ def game_row(game: Game, player: Player | None) -> dict:
     seats = list(game.seats.all())
     mine = player is not None and any(seat.player_id == player.pk for seat in seats)
     play_url = game_url(game)
+    rated, unrated = selectors.rated_now(game)  # the seats are fetched already
     return {
         "game": game,
+        # Rated means rated: a game created rated that a hint (or a guest) unrated is not.
+        "rated": rated,
+        "unrated": unrated,
         "kind": game.get_kind_display(),
         "description": _describe(game),
         "seats": seats,
@@ -182,6 +191,7 @@ def live_page_context(request, game: Game) -> dict:
         game.refresh_from_db()
     view = selectors.game_view(head, seat_name=seat.name if seat else None, now=now)
     join_requested = request.GET.get("join") == "1"
+    rated, unrated = selectors.rated_now(game, head.state)
     config = {
         "game": game.pk,
         "version": game.version,
@@ -199,6 +209,9 @@ def live_page_context(request, game: Game) -> dict:
         "seat": seat.name if seat else None,
         "auto_join": join_requested and player is not None and seat is None,
         "server_now": now,
+        # As the game's JSON says (GET api_url): whether it rates, and why not when unrated.
+        "rated": rated,
+        "unrated": unrated,
         "computers": list(game.seats.filter(is_computer=True).values_list("name", flat=True)),
         "guests": list(
             game.seats.filter(is_computer=False, player__user__isnull=True).values_list(
@@ -215,6 +228,8 @@ def live_page_context(request, game: Game) -> dict:
         "share_url": request.build_absolute_uri(share_path(game)),
         "join_requested": join_requested,
         "seat_ratings": selectors.seat_ratings(game),
+        "rated": rated,
+        "unrated": unrated,
         # A finished game played again already: where (its players may still join it).
         "rematch_url": selectors.rematch_url(game) if game.status == Game.Status.OVER else None,
         # The chat's latest lines (escaped by the template), and whether this visitor writes.

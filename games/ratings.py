@@ -2,7 +2,11 @@
 
 A game is rated when it was created with ``rated`` and, when it ends, every seat is an
 account's (no guests, no computers, no account twice) and its rules count it (``rating``: the
-mode and each seat's rank; hints, for one, make a Set table unrated). The kinds say which modes
+mode and each seat's rank; hints, for one, make a Set table unrated). What can be rated is said
+before a game starts, and kept: a game created rated with options that are never rated is
+refused (`options_refusal`), a table created rated seats accounts only (`seat_refusal`), and
+once something unrates a game, `unrated_reason` says what, which its JSON and pages show
+instead of "rated". The kinds say which modes
 they have (``rating_modes``, with their names for people) and which one a game's options are
 (``rating_mode``); Set War has none.
 
@@ -21,6 +25,7 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 from games import store
+from games.models import Game
 from games.rules import get_rules, kinds
 
 MU = 1500.0
@@ -80,12 +85,74 @@ class Rated:
     games: int  # rated games in this mode, this one counted
 
 
-def standing(kind: str, options: dict, state: dict, seats: list[Seated]):
-    """The mode of a finished game and each account's rank, or None when it is not rated."""
+# Why a seat is refused at a table created rated: it seats accounts only, each once.
+GUEST_REFUSED = (
+    "This table is rated: only players signed in to an account sit at it. Log in or sign up "
+    "to play, or watch."
+)
+COMPUTER_REFUSED = "This table is rated: only accounts sit at it, never a computer."
+RATED_SEATS = (
+    "A rated table seats accounts only (no guests, no computers), each once, and rates when "
+    "two or more have played."
+)
+RATED_MIN_PLAYERS = 2
+TWICE_REFUSED = "This table is rated: an account sits at it once."
+
+
+def options_refusal(kind: str, options: dict) -> str | None:
+    """Why a game of this kind and these (checked) options cannot be rated, in a sentence; None
+    when it can. A game created rated with such options is refused (services.create)."""
+    rules = get_rules(kind)
+    if not getattr(rules, "rating_modes", None):
+        return f"{Game.Kind(kind).label} games are never rated."
+    why = getattr(rules, "unrated_options", None)
+    found = why(options) if why is not None else None
+    if found is None and mode_of(kind, options) is None:
+        found = "A game of these options is not rated."
+    return found
+
+
+def seat_refusal(*, user_id: int | None, is_computer: bool, seated_users) -> str | None:
+    """Why a seat cannot sit at a table created rated (None: it can): a guest (no account), a
+    computer, or an account seated there already (`seated_users`)."""
+    if is_computer:
+        return COMPUTER_REFUSED
+    if user_id is None:
+        return GUEST_REFUSED
+    if user_id in set(seated_users):
+        return TWICE_REFUSED
+    return None
+
+
+def unrated_reason(
+    kind: str, options: dict, state: dict, seats: list[Seated], *, over: bool
+) -> str | None:
+    """Why a game created rated will not rate (or, `over`, did not), in a sentence a player
+    reads ("Tim took a hint."); None while it still rates. The one judge of whether a game
+    created rated is rated: its JSON, its pages and `standing` (which rates it) all ask here."""
+    found = options_refusal(kind, options)  # refused at creation: only for rows made before
+    if found is not None:
+        return found
+    for seat in seats:
+        if seat.is_computer or seat.user_id is None:
+            return f"{seat.name} has no account: a rated game seats accounts only."
     users = [seat.user_id for seat in seats]
-    if len(seats) < 2 or any(seat.is_computer or seat.user_id is None for seat in seats):
-        return None
     if len(set(users)) != len(users):
+        return "One account sat at two seats."
+    why = getattr(get_rules(kind), "unrated_state", None)
+    found = why(state) if why is not None else None
+    if found is not None:
+        return found
+    if over and len(seats) < RATED_MIN_PLAYERS:
+        who = f"Only {seats[0].name} played" if seats else "Nobody played"
+        return f"{who}: a rated game needs two players or more."
+    return None
+
+
+def standing(kind: str, options: dict, state: dict, seats: list[Seated]):
+    """The mode of a finished game and each account's rank, or None when it is not rated
+    (`unrated_reason` says why)."""
+    if unrated_reason(kind, options, state, seats, over=True) is not None:
         return None
     rating = getattr(get_rules(kind), "rating", None)
     found = rating(options, state) if rating is not None else None

@@ -17,6 +17,8 @@ A kind may also have (the platform asks with ``getattr``):
 - ``rating_modes``, ``rating_mode(options)``, ``rating(options, state)``: its rated modes
   (games.ratings);
 - ``rematch_options(options, seed)``: the options of a finished game played again (a new deal);
+- ``dealt_options(options)``: the options of the same game dealt as it is made (a game that
+  waits for its start is judged by its deal: whether anyone can play it);
 - ``private_fields(outcome) -> tuple of names``: the fields of a move's outcome that only its
   seat may read until the game is over (a Set hint's card); every way out leaves them out for
   everyone else (games.selectors.outcomes_for);

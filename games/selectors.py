@@ -251,6 +251,28 @@ def public_options(options: dict) -> dict:
     return shown
 
 
+def rated_now(game: Game, state: dict | None = None) -> tuple[bool, str | None]:
+    """Whether a game rates its players (as far as is known now: a live table created rated
+    still does until something unrates it), and, for a game created rated that does not, why
+    ("Tim took a hint."): games.ratings.unrated_reason, the one judge. A game not created
+    rated: (False, None), and nothing is read."""
+    if not game.rated:
+        return False, None
+    prefetch_related_objects([game], seats_with_players())
+    seated = [
+        ratings.Seated(seat.name, seat.player.user_id if seat.player else None, seat.is_computer)
+        for seat in game.seats.all()
+    ]
+    why = ratings.unrated_reason(
+        game.kind,
+        game.options or {},
+        game.state if state is None else state,
+        seated,
+        over=game.status == Game.Status.OVER,
+    )
+    return why is None, why
+
+
 def game_summary(game: Game, seats: list[dict] | None = None) -> dict:
     """A game as the API lists it; `seats` (seat_json of each, by number) when known already."""
     if seats is None:
@@ -258,6 +280,7 @@ def game_summary(game: Game, seats: list[dict] | None = None) -> dict:
         # list or an export fetched them already.
         prefetch_related_objects([game], seats_with_players())
         seats = [seat_json(seat) for seat in game.seats.all()]
+    rated, unrated = rated_now(game)
     return {
         "id": game.pk,
         "kind": game.kind,
@@ -266,6 +289,8 @@ def game_summary(game: Game, seats: list[dict] | None = None) -> dict:
         "version": game.version,
         "is_open": game.is_open,
         "is_default": game.is_default,
+        "rated": rated,
+        "unrated": unrated,
         # Shown only to whoever may see the game: its seats, and who brought the key.
         "key": game.link_key or None,
         "seats": seats,

@@ -155,8 +155,11 @@ class GameCreateCommon(serializers.Serializer):
     rated = StrictBooleanField(
         default=False,
         help_text=(
-            "Rate the game when it ends: it moves its players' ratings only if every seat is an "
-            "account's (no guests, no computers) and no set was hinted. Set War is never rated."
+            "Rate the game when it ends. Only options that can be rated are accepted (else 400, "
+            "code `not_rated`, naming why: a quick game's chosen deck, a puzzle...; "
+            "`GET /api/options` lists which are); a rated table seats accounts only (a guest's "
+            "or a computer's join is a 403), and a hint taken unrates it (the game's `rated` "
+            "turns false, `unrated` says who). Set War is never rated."
         ),
     )
     seed = StrictIntegerField(
@@ -217,6 +220,22 @@ class GameOut(serializers.Serializer):
     version = serializers.IntegerField()
     is_open = serializers.BooleanField()
     is_default = serializers.BooleanField()
+    rated = serializers.BooleanField(
+        help_text=(
+            "Whether the game rates its players: created rated (the create body's `rated`) and "
+            "nothing has unrated it since. A live table says so as far as is known now; a "
+            "finished one, whether it rated. False at a game created rated that will not rate: "
+            "`unrated` says why."
+        )
+    )
+    unrated = serializers.CharField(
+        allow_null=True,
+        help_text=(
+            "At a game created rated that does not rate, why, in a sentence for people: "
+            '"Tim took a hint.", "Only Ann played: a rated game needs two players or more." '
+            "null otherwise (a game not created rated, or one that rates)."
+        ),
+    )
     key = serializers.CharField(
         allow_null=True,
         help_text=(
@@ -239,7 +258,6 @@ class GameDetailOut(GameOut):
     watching = serializers.IntegerField(
         help_text="How many /watch long polls wait on this game in the answering server process."
     )
-    rated = serializers.BooleanField(help_text="Created rated (see the create body's `rated`).")
     ratings = serializers.DictField(
         child=serializers.DictField(),
         help_text=(
@@ -249,6 +267,52 @@ class GameDetailOut(GameOut):
             "other games."
         ),
     )
+
+
+class OptionChoiceOut(serializers.Serializer):
+    fields = serializers.DictField(
+        child=serializers.CharField(),
+        help_text=(
+            'The form\'s fields, as it sends them: `{"rules", "mode", "attributes", "length"}`.'
+        ),
+    )
+    accepted = serializers.BooleanField(help_text="Whether the server makes a game of it.")
+    refused = serializers.CharField(allow_null=True, help_text="Why not, when it does not.")
+    rated = serializers.BooleanField(help_text="Whether a game of it can be created rated.")
+    unrated = serializers.CharField(
+        allow_null=True, help_text="Why an accepted choice cannot be rated (null: it can)."
+    )
+
+
+class KindRatedRulesOut(serializers.Serializer):
+    can_rate = serializers.BooleanField()
+    modes = serializers.DictField(
+        child=serializers.CharField(), help_text="The kind's rated modes, with their names."
+    )
+    never = serializers.CharField(allow_null=True, help_text="Why the kind is never rated.")
+    seats = serializers.CharField(allow_null=True, help_text="Who sits at a rated table.")
+    min_players = serializers.IntegerField(
+        allow_null=True, help_text="How many accounts must play for the game to rate."
+    )
+    unrated_by = serializers.CharField(
+        allow_null=True, help_text="What unrates a rated table once it is played."
+    )
+
+
+class KindSeatsOut(serializers.Serializer):
+    min = serializers.IntegerField()
+    max = serializers.IntegerField(allow_null=True, help_text="null: no limit.")
+
+
+class KindRulesOut(serializers.Serializer):
+    label = serializers.CharField()
+    seats = KindSeatsOut()
+    rated = KindRatedRulesOut()
+    choices = OptionChoiceOut(many=True)
+
+
+class OptionRulesOut(serializers.Serializer):
+    kinds = serializers.DictField(child=KindRulesOut(), help_text="By kind: set, setwar, square.")
 
 
 class LeaderboardPlayerOut(serializers.Serializer):

@@ -361,17 +361,27 @@ def join(
     Written whose change holds the seat."""
     now = now_ms() if now is None else now
 
-    def plan(head, seats, rated):
+    seating = []
+
+    def plan(head, seats):
         if head.link_key and not reached and not keys_match(key, head.link_key):
             raise NotFound(f"There is no game with id {game_id}.")
+        rated, user_id, seated_users = seating[0]
+        if rated:
+            refused = ratings.seat_refusal(
+                user_id=user_id, is_computer=False, seated_users=seated_users
+            )
+            if refused is not None:
+                raise Forbidden(refused)
+        # A rated game is joined only until it starts (planning.plan_join).
         change = plan_join(head, seats, name=name, now=now, player_id=player_id, rated=rated)
         change.new_seat.credential = credential
-        return change, None
+        return change, rated  # the Written's value: whether the table was created rated
 
     def job():
-        # A rated game is joined only until it starts (planning.plan_join): read whether it is.
-        rated, _options, _seats = yield store.ReadRated(game_id)
-        return (yield from commit(game_id, lambda h, s: plan(h, s, rated), seats=True, now=now))
+        # A table created rated seats accounts only (games.ratings): whose the player is.
+        seating.append((yield store.ReadSeating(game_id, player_id)))
+        return (yield from commit(game_id, plan, seats=True, now=now))
 
     counted = (("joins", client),) if client is not None else ()
     return Work(job(), counted)
@@ -395,10 +405,14 @@ def create(
 
     def job():  # the rules check the options once the limit is counted
         if rated and not ratings.can_rate(kind):
-            raise RuleError(f"{kind} games are never rated.", "not_rated")
+            raise RuleError(ratings.options_refusal(kind, {}), "not_rated")
         game = plan_create(
             kind=kind, options=options, seed=seed, now=now, is_open=is_open, is_default=is_default
         )
+        # Rated means rated: options that are never rated are refused, not shown as rated.
+        refused = ratings.options_refusal(kind, game.options) if rated else None
+        if refused is not None:
+            raise RuleError(f"{refused} Create it unrated, or change the options.", "not_rated")
         game.rated = rated
         if not is_open and not is_default:  # by link only: the key is in the link
             game.link_key = new_link_key()
@@ -439,11 +453,14 @@ def add_computer(
         known = ", ".join(COMPUTER_SPEEDS_S)
         raise GameError(f"Unknown computer speed {speed!r}; use one of {known}.")
     now = now_ms() if now is None else now
+    seating = []
 
     def plan(head, seats):
         if not hasattr(get_rules(head.kind), "bot_actions"):
             kind = Game.Kind(head.kind).label
             raise GameError(f"{kind} games have no computer players.")
+        if seating[0][0]:
+            raise Forbidden(ratings.COMPUTER_REFUSED)
         taken = {seat.name for seat in seats}
         number = 1
         while f"Computer{number}" in taken:
@@ -454,8 +471,12 @@ def add_computer(
         )
         return change, None
 
+    def job():
+        seating.append((yield store.ReadSeating(game_id, None)))
+        return (yield from commit(game_id, plan, seats=True, now=now))
+
     counted = (("joins", client),) if client is not None else ()
-    return Work(commit(game_id, plan, seats=True, now=now), counted)
+    return Work(job(), counted)
 
 
 def protocol_work(
@@ -481,6 +502,8 @@ def protocol_work(
                 raise GameError(f"The name {name!r} is taken at this game.", http_status=409)
             seat = seat.pk if seat is not None else None
         event = False
+        if seat is None and seating and seating[0][0]:
+            raise GameError(ratings.GUEST_REFUSED, http_status=403)
         if seat is None:
             midway = dataclasses.replace(head, state=state, version=head.version + len(steps))
             joined = plan_join(midway, seats, name=name, now=now, protocol=True)
@@ -497,10 +520,14 @@ def protocol_work(
         event = event or result.event or any(s.result.event for s in steps)
         return change, Result(result.state, result.outcome, event)
 
-    return Work(_protocol_job(game_id, plan, name, cached is None, now), tuple(limits_))
+    seating = []
+    job = _protocol_job(game_id, plan, name, cached is None, now, seating)
+    return Work(job, tuple(limits_))
 
 
-def _protocol_job(game_id, plan, name, read_seats, now):
+def _protocol_job(game_id, plan, name, read_seats, now, seating):
+    if read_seats:  # a name new to this process: a rated table seats no name (games.ratings)
+        seating.append((yield store.ReadSeating(game_id, None)))
     written = yield from commit(game_id, plan, seats=read_seats, now=now)
     change = written.change
     seat = None
@@ -674,13 +701,17 @@ def _playable_deal(game: Game) -> tuple[dict, int]:
     kind's `rematch_options` from new seeds (a quick game's few cards may hold no set at all,
     and end as they are dealt), else its own options dealt anew; a 409 when no deal can be
     played, and nothing is made."""
-    remake = getattr(get_rules(game.kind), "rematch_options", None)
+    rules = get_rules(game.kind)
+    remake = getattr(rules, "rematch_options", None)
+    # A game that waits for its start is judged by the deal it will have.
+    dealt = getattr(rules, "dealt_options", lambda options: options)
     draw = random.SystemRandom()
     # The last try: the game's own options (its own cards), dealt anew.
     for make in [*([remake] * REMATCH_DEALS if remake else []), None]:
         seed = draw.randrange(2**53)  # read exactly by any JSON reader
         options = make(game.options, seed) if make else game.options
-        if plan_create(kind=game.kind, options=options, seed=seed, now=now_ms()).status != OVER:
+        deal = plan_create(kind=game.kind, options=dealt(options), seed=seed, now=now_ms())
+        if deal.status != OVER:
             return options, seed
     raise Conflict(
         "This game cannot be played again: every new deal of it ends before anyone can play."

@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/<int:game_id>/computers", api.ComputerView.as_view(), name="game-computers"),
     path("games/<int:game_id>/chat", api.ChatView.as_view(), name="game-chat"),
     path("lobby/chat", api.LobbyChatView.as_view(), name="lobby-chat"),
+    path("options", api.OptionRulesView.as_view(), name="options"),
     path("games/<int:game_id>/export", api.ExportView.as_view(), name="game-export"),
     path("games/<int:game_id>/replay", api.ReplayView.as_view(), name="game-replay"),
     path("games/<int:game_id>/story", api.StoryView.as_view(), name="game-story"),

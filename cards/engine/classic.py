@@ -259,9 +259,10 @@ class ClassicRules(TableRules):
         new = seat(state, player, now_ms)
         if kind == "hint":
             claims = claims_of(new) if isinstance(new, ModeState) else None
-            new, shown = record_hint(new, player, new.board, _positions(new), claim=claims)
+            hinted, shown = record_hint(new, player, new.board, _positions(new), claim=claims)
             outcome.update(shown, over=False)
-            return Result(new, outcome, False)
+            # The count of hints taken is everyone's (never the card): an event when it grows.
+            return Result(hinted, outcome, hinted.tally is not new.tally)
         if player in new.locked:
             raise TableError("You are locked out until another player finds a set.", "locked_out")
         _check_on_board(new, cards)

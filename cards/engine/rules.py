@@ -19,9 +19,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
-from cards.engine.card import ATTRIBUTE_NAMES, VALUE_NAMES, Card, parse_cards
+from cards.engine.card import ATTRIBUTE_NAMES, VALUE_NAMES, Card, all_cards, parse_cards
 from cards.engine.errors import SetError
 from cards.engine.fast import all_sets_codes, count_sets_codes, find_set_codes, tables
 
@@ -127,12 +128,26 @@ def why_not_set(*cards: Card) -> list[str]:
 
 def why_not_set_of(a: Card, b: Card, c: Card) -> list[str]:
     """`why_not_set` for three distinct cards of one deck, unchecked (a table's own cards)."""
+    words = _value_words(a.attributes)
     why = []
-    for name, x, y, z in zip(ATTRIBUTE_NAMES, a.values, b.values, c.values, strict=False):
-        if (x == y) != (y == z) or (x == z) != (x == y):
-            words = ", ".join((VALUE_NAMES[name][x], VALUE_NAMES[name][y], VALUE_NAMES[name][z]))
-            why.append(f"{name}: {words} — two alike, one different")
+    for name, x, y, z in zip(
+        ATTRIBUTE_NAMES, words[a.code], words[b.code], words[c.code], strict=False
+    ):
+        if (x == y) != (y == z) or (x == z) != (x == y):  # two alike, one different
+            why.append(f"{name}: {x}, {y}, {z} — two alike, one different")
     return why
+
+
+@cache
+def _value_words(attributes: int) -> tuple[tuple[str, ...], ...]:
+    """Each card's value names, by code, in card order (a wrong claim's why reads them)."""
+    return tuple(
+        tuple(
+            VALUE_NAMES[name][value]
+            for name, value in zip(ATTRIBUTE_NAMES, card.values, strict=False)
+        )
+        for card in all_cards(attributes)
+    )
 
 
 def why_not_ultra(*cards: Card) -> list[str]:

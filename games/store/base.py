@@ -179,6 +179,16 @@ class ReadRated:
 
 
 @dataclass(frozen=True)
+class ReadSeating:
+    """What a new seat needs known at a table created rated, which seats accounts only, each
+    once (games.ratings.seat_refusal): (rated, the account of `player_id` or None, the accounts
+    seated there). A game not created rated, or none of that id: (False, None, ())."""
+
+    game_id: int
+    player_id: int | None
+
+
+@dataclass(frozen=True)
 class ReadRatings:
     """The ratings of these accounts in a mode: {user id: (mu, sigma, games)}, held until the
     job ends. An account with no rating in the mode gets one first, `start` (mu, sigma) with no
@@ -256,6 +266,7 @@ def _dispatch(cls) -> dict:
         WriteChange: cls.write_change,
         InsertGame: cls.insert_game,
         ReadRated: cls.read_rated,
+        ReadSeating: cls.read_seating,
         ReadRatings: cls.read_ratings,
         WriteRatings: cls.write_ratings,
     }

@@ -19,6 +19,7 @@ from games.store.base import (
     ReadHead,
     ReadRated,
     ReadRatings,
+    ReadSeating,
     SeatRef,
     WriteChange,
     WriteRatings,
@@ -31,14 +32,17 @@ from games.store.base import (
     utc_now,
 )
 from games.store.statements import (
+    _ACCOUNT,
     _DEFAULT,
     _HEAD,
+    _IS_RATED,
     _JOIN_READ,
     _RATED,
     _RATED_SEATS,
     _ROW,
     _SEAT_BY_PLAYER,
     _SEAT_BY_TOKEN,
+    _SEATED_ACCOUNTS,
     _SEATS,
     _UPSERT_RATING,
     _VERSION,
@@ -155,6 +159,17 @@ class PostgresOps:
         seats = self._all(_RATED_SEATS, (op.game_id,))
         return True, _json(options), [tuple(seat) for seat in seats]
 
+    def read_seating(self, op: ReadSeating):
+        row = self._one(_IS_RATED, (op.game_id,))
+        if row is None or not row[0]:
+            return False, None, ()
+        user = None
+        if op.player_id is not None:
+            found = self._one(_ACCOUNT, (op.player_id,))
+            user = None if found is None else found[0]
+        seated = self._all(_SEATED_ACCOUNTS, (op.game_id,))
+        return True, user, tuple(row[0] for row in seated)
+
     def read_ratings(self, op: ReadRatings):
         start = _ratings_start_params(op, utc_now())
         self.conn.execute(_ratings_start(len(op.user_ids)), start)
@@ -238,6 +253,17 @@ class AsyncPostgresOps(PostgresOps):
             return False, None, []
         seats = await self._all(_RATED_SEATS, (op.game_id,))
         return True, _json(options), [tuple(seat) for seat in seats]
+
+    async def read_seating(self, op: ReadSeating):
+        row = await self._one(_IS_RATED, (op.game_id,))
+        if row is None or not row[0]:
+            return False, None, ()
+        user = None
+        if op.player_id is not None:
+            found = await self._one(_ACCOUNT, (op.player_id,))
+            user = None if found is None else found[0]
+        seated = await self._all(_SEATED_ACCOUNTS, (op.game_id,))
+        return True, user, tuple(row[0] for row in seated)
 
     async def read_ratings(self, op: ReadRatings):
         start = _ratings_start_params(op, utc_now())

@@ -21,6 +21,7 @@ from games.store.base import (
     ReadHead,
     ReadRated,
     ReadRatings,
+    ReadSeating,
     SeatRef,
     WriteChange,
     WriteRatings,
@@ -34,17 +35,20 @@ from games.store.base import (
     utc_now,
 )
 from games.store.statements import (
+    _ACCOUNT,
     _DEFAULT,
     _HEAD,
     _INSERT_GAME,
     _INSERT_MOVE,
     _INSERT_PLAYER,
     _INSERT_SEAT,
+    _IS_RATED,
     _RATED,
     _RATED_SEATS,
     _ROW,
     _SEAT_BY_PLAYER,
     _SEAT_BY_TOKEN,
+    _SEATED_ACCOUNTS,
     _SEATS,
     _UPDATE_COMPUTER,
     _UPDATE_SCORE,
@@ -171,6 +175,17 @@ class SqliteOps:
             return False, None, []
         seats = self.conn.execute(_q(_RATED_SEATS), (op.game_id,)).fetchall()
         return True, _json(options), [(name, user, bool(bot)) for name, user, bot in seats]
+
+    def read_seating(self, op: ReadSeating):
+        row = self.conn.execute(_q(_IS_RATED), (op.game_id,)).fetchone()
+        if row is None or not row[0]:
+            return False, None, ()
+        user = None
+        if op.player_id is not None:
+            found = self.conn.execute(_q(_ACCOUNT), (op.player_id,)).fetchone()
+            user = None if found is None else found[0]
+        seated = self.conn.execute(_q(_SEATED_ACCOUNTS), (op.game_id,)).fetchall()
+        return True, user, tuple(row[0] for row in seated)
 
     def read_ratings(self, op: ReadRatings):
         start = _ratings_start_params(op, _sqlite_time(utc_now()))

@@ -41,6 +41,12 @@ _INSERT_MOVE = (
 )
 # Ratings (games.ratings): read and written only by the job of a game's last move.
 _RATED = "SELECT rated, options FROM games_game WHERE id = %s"
+_IS_RATED = "SELECT rated FROM games_game WHERE id = %s"
+_ACCOUNT = "SELECT user_id FROM games_player WHERE id = %s"
+_SEATED_ACCOUNTS = (
+    "SELECT p.user_id FROM games_seat s JOIN games_player p ON p.id = s.player_id "
+    "WHERE s.game_id = %s AND p.user_id IS NOT NULL"
+)
 _RATED_SEATS = (
     "SELECT s.name, p.user_id, s.is_computer FROM games_seat s "
     "JOIN games_player p ON p.id = s.player_id WHERE s.game_id = %s ORDER BY s.number"

@@ -351,7 +351,11 @@ def test_a_whole_game_plays_out(attributes):
 def test_a_hint_shows_one_card_and_marks_the_set():
     state = seated(new(), "alice", "bob")
     result = do(state, "alice", "hint", T + 5)
-    assert not result.event
+    # Everyone is told that a hint was taken (it unrates a rated table), never its card.
+    assert result.event
+    assert js(result.state)["tally"]["alice"]["hints"] == 1
+    again = do(result.state, "alice", "hint", T + 6)  # the same hint, shown again: not counted
+    assert not again.event and js(again.state)["tally"]["alice"]["hints"] == 1
     hint = result.outcome["hint"]
     assert js(result.state)["board"][hint["position"]] == hint["card"]
     assert R.view(result.state, "alice", T)["hint"] == hint

@@ -841,7 +841,8 @@ def test_the_board_can_end_empty_as_3x0():
 def test_a_hint_shows_one_card_of_a_set_and_marks_the_set():
     state = play(example(), T, ("alice", "look"), ("bob", "look"))
     result = do(state, "alice", "hint", T + 10)
-    assert not result.event
+    assert result.event  # that a hint was taken is everyone's (never its card)
+    assert js(result.state)["tally"]["alice"]["hints"] == 1
     hint = result.outcome["hint"]
     r, c = hint["position"]
     assert js(result.state)["board"][r][c] == hint["card"]

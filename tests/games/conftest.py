@@ -64,11 +64,15 @@ class LoopTicks:
 
 
 def play_to_the_end(game, seat) -> None:
-    """Play a Set table to its end: `seat` finds every set, as a computer would."""
+    """Play a Set table to its end: `seat` finds every set, as a computer would (a table
+    waiting for its start is started and dealt first)."""
     from games import services
     from games.models import Game
     from games.rules import get_rules
 
+    game.refresh_from_db()
+    if game.state.get("waiting"):
+        start_and_deal(game.pk)
     for _ in range(200):
         game.refresh_from_db()
         if game.status == Game.Status.OVER:

@@ -90,7 +90,7 @@ def test_api_joins_are_limited_per_client(client, settings):
 
 def test_api_moves_are_limited_per_seat_and_a_refused_move_changes_nothing(client, settings):
     settings.RATE_LIMIT_MOVES = "2/s"
-    options = {"rules": "classic", "deck": EXAMPLE_DECK}
+    options = {"start": "now", "rules": "classic", "deck": EXAMPLE_DECK}
     game_id = post(client, "/api/games/", {"kind": "set", "open": True, "options": options})
     game_id = game_id.json()["id"]
     ann, bob = join(client, game_id, "ann"), join(client, game_id, "bob")

@@ -511,7 +511,13 @@ def test_a_default_table_ended_over_the_loop_is_replaced_by_a_fresh_one():
     assert (ended.status, ended.is_default) == ("over", False) and ended.finished is not None
     fresh = Game.objects.get(is_default=True)
     assert fresh.pk != table.pk
-    assert (fresh.status, fresh.options, fresh.is_open) == ("waiting", {"rules": "declare"}, True)
+    # Dealt at once, as the default table always is (the text protocol's table).
+    assert (fresh.status, fresh.options, fresh.is_open) == (
+        "waiting",
+        {"rules": "declare", "start": "now"},
+        True,
+    )
+    assert fresh.state["board"][0] and "waiting" not in fresh.state
 
 
 # -- the loop and the process's write lock (SQLite) ------------------------------------------------

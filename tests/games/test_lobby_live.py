@@ -70,7 +70,7 @@ def ids(rows) -> list[int]:
 
 @sync_to_async
 def open_table(**options) -> Game:
-    options = options or {"rules": "declare", "deck": EXAMPLE_DECK}
+    options = options or {"start": "now", "rules": "declare", "deck": EXAMPLE_DECK}
     return services.game_create(kind="set", options=options, is_open=True)
 
 
@@ -105,7 +105,7 @@ def test_a_new_table_a_join_and_the_end_of_a_game_are_pushed_but_a_move_is_not()
         assert (await socket.connect())[0]
         await quiet(socket)
 
-        game = await open_table(rules="classic", attributes=3)
+        game = await open_table(rules="classic", attributes=3, start="now")
         frame = await frame_where(socket, lambda f: game.pk in ids(f["tables"]))
         assert frame["tables"][0]["seats"] == []
 

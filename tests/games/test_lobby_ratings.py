@@ -31,10 +31,18 @@ def rate(player: Player, mode: str, mu: float, games: int) -> None:
 
 
 def table(*players: Player, rated: bool = True, kind: str = "set") -> Game:
+    """A table of these players. A rated table seats accounts only; one with a guest is made as
+    a game stored before that rule (seated, then marked rated), whose lists mark the guest."""
     options = SET_OPTIONS if kind == "set" else {"players": 4}
-    game = services.game_create(kind=kind, options=options, is_open=True, rated=rated)
+    guests = any(player.user_id is None for player in players)
+    game = services.game_create(
+        kind=kind, options=options, is_open=True, rated=rated and not guests
+    )
     for player in players:
         services.game_join(game_id=game.pk, player=player)
+    if rated and guests:
+        Game.objects.filter(pk=game.pk).update(rated=True)
+        game.refresh_from_db()
     return game
 
 

@@ -65,7 +65,7 @@ def test_a_bad_option_is_refused_at_creation_naming_it_and_the_list_still_answer
 
 @pytest.mark.parametrize("key", ["declare_ms", "away_ms"])
 def test_a_clock_of_one_day_is_the_longest_and_it_plays(client, key):
-    response = create(client, {"deck": EXAMPLE_DECK, key: ONE_DAY_MS})
+    response = create(client, {"deck": EXAMPLE_DECK, key: ONE_DAY_MS, "start": "now"})
     assert response.status_code == 201, response.content
     game_id = response.json()["id"]
     ann = post(client, f"/api/games/{game_id}/join", {"name": "ann"}).json()["token"]
@@ -94,8 +94,8 @@ def test_a_deck_is_stored_as_protocol_texts_whatever_form_it_was_sent_in(client)
 
     assert response.status_code == 201, response.content
     game = Game.objects.get(pk=response.json()["id"])
-    assert game.options == {"rules": "classic", "deck": EXAMPLE_DECK}
-    assert response.json()["options"] == {"rules": "classic", "deck_size": 81}
+    assert game.options == {"rules": "classic", "deck": EXAMPLE_DECK, "start": "wait"}
+    assert response.json()["options"] == {"rules": "classic", "deck_size": 81, "start": "wait"}
 
 
 def test_a_refused_create_stores_nothing_and_a_later_game_plays(client):
@@ -104,7 +104,7 @@ def test_a_refused_create_stores_nothing_and_a_later_game_plays(client):
 
     assert response.status_code == 201
     assert list(Game.objects.values_list("options", flat=True)) == [
-        {"rules": "declare", "declare_ms": 5000}
+        {"rules": "declare", "declare_ms": 5000, "start": "wait"}
     ]
     assert not Move.objects.exists()
 
@@ -127,9 +127,7 @@ def test_a_game_stored_with_a_deck_that_is_no_list_before_the_check_still_lists(
     """Rows written before options were checked at creation: the list never answers 500."""
     from games.models import Game
 
-    Game.objects.create(
-        kind="set", options={"start": "now", "rules": "declare", "deck": None}, seed=1
-    )
+    Game.objects.create(kind="set", options={"rules": "declare", "deck": None}, seed=1)
     answer = client.get("/api/games/")
     assert answer.status_code == 200
     assert answer.json()[0]["options"] == {"rules": "declare", "deck_size": 0}

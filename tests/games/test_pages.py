@@ -155,9 +155,11 @@ def test_creating_a_table_seats_its_creator_and_opens_it(client):
     )
     game = Game.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/play/{game.pk}/"
-    # Made for friends, it waits for them (no computer sits at it): its creator starts it.
+    # A table for friends waits for its Start; the page draws the waiting room.
     assert game.options == {"rules": "declare", "attributes": 3, "start": "wait"}
     assert game.is_open is False
+    view = page_config(client.get(f"/play/{game.pk}/"), "table-view")
+    assert view["status"] == "waiting" and view["may_start"] is True and view["board"] == []
     assert list(game.seats.values_list("player", "name")) == [(player.pk, "ada")]
 
 

@@ -10,7 +10,7 @@ from django.db import connection
 from games import services
 from games.models import Game, Move, Player
 from games.replay import replay
-from tests.games.conftest import EXAMPLE_DECK
+from tests.games.conftest import EXAMPLE_DECK, start_and_deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
 THREADS = 50
@@ -97,11 +97,12 @@ def test_rated_games_ending_at_once_for_the_same_new_accounts_each_count(db):
     for index in range(8):
         game = services.game_create(
             kind="set",
-            options={"start": "now", "rules": "classic", "attributes": 3},
+            options={"rules": "classic", "attributes": 3},
             seed=index,
             rated=True,
         )
         seats = [services.game_join(game_id=game.pk, player=p) for p in (ann, bob)]
+        start_and_deal(game.pk)  # a rated game is dealt once its players are seated
         while True:  # play until the next set ends the game
             game.refresh_from_db()
             action = rules.bot_actions(game.state, "ann")[0]

@@ -9,8 +9,9 @@ import random
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import ratings, services, store
-from games.errors import RuleError
+from cards.engine.table.base import START_MS
+from games import ratings, selectors, services, store
+from games.errors import Forbidden, RuleError
 from games.models import Game, Player, Rating, RatingChange
 from games.rules import get_rules
 from squaregame.engine import GameState, choose_move
@@ -86,10 +87,21 @@ def test_a_seat_that_is_not_another_account_makes_a_game_unrated(other):
     assert ratings.standing("square", {"players": 2}, state, alone) == ("square", {1: 0, 2: 1})
 
 
-def test_a_guest_at_a_rated_game_played_to_the_end_rates_no_one():
+def test_a_guest_cannot_sit_at_a_rated_game_and_one_who_sat_earlier_rates_no_one():
     ann = account("ann")
-    game, _ = square_game([ann, None])
-    assert game.rated and not RatingChange.objects.exists() and not Rating.objects.exists()
+    # Rated means rated: a rated table seats accounts only, so the guest is refused, with why.
+    with pytest.raises(Forbidden, match="only players signed in to an account"):
+        square_game([ann, None])
+    # A game stored before that rule, with a guest seated, played to its end: not rated.
+    game, _ = square_game([ann, None], rated=False)
+    Game.objects.filter(pk=game.pk).update(rated=True)
+    game.refresh_from_db()
+    store.run(ratings.rate_ended(game.pk, "square", game.state))
+    assert not RatingChange.objects.exists() and not Rating.objects.exists()
+    assert selectors.rated_now(game) == (
+        False,
+        "guest1 has no account: a rated game seats accounts only.",
+    )
 
 
 def test_a_game_not_created_rated_rates_no_one():
@@ -105,13 +117,16 @@ def test_set_war_is_never_rated():
 def set_table(*, attributes=3, rated=True):
     game = services.game_create(
         kind="set",
-        options={"start": "now", "rules": "classic", "attributes": attributes},
-        now=T,
+        options={"rules": "classic", "attributes": attributes},
+        now=T - START_MS,
         rated=rated,
         is_open=True,
     )
+    # A rated table seats its players while it waits, then its first seat starts it.
     ann, bob = account("ann"), account("bob")
-    seats = [services.game_join(game_id=game.pk, player=p, now=T) for p in (ann, bob)]
+    seats = [services.game_join(game_id=game.pk, player=p, now=T - START_MS) for p in (ann, bob)]
+    services.move_submit(game_id=game.pk, seat=seats[0], action={"type": "start"}, now=T - START_MS)
+    services.game_tick(game_id=game.pk, now=T)
     return game, seats
 
 

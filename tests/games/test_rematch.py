@@ -49,8 +49,17 @@ def test_both_players_accept_and_sit_at_one_new_game_of_the_same_options(client)
     assert new.seed != game.seed  # dealt anew
     assert sorted(new.seats.values_list("name", flat=True)) == ["ann", "bob"]
     assert Rematch.objects.get(game=game).next_game == new
-    # The new seat's token plays the new game.
+    # The new game waits for its players, as the old one did; its first seat starts it, and
+    # the new seat's token plays it.
     token = first.json()["token"]
+    assert new.status == Game.Status.WAITING
+    started = client.post(
+        f"/api/games/{new_id}/start", "{}", "application/json",
+        HTTP_AUTHORIZATION=f"Token {token}",
+    )  # fmt: skip
+    assert started.status_code == 200, started.json()
+    services.game_tick(game_id=new_id, now=started.json()["outcome"]["starts_ms"])
+    new.refresh_from_db()
     action = get_rules("set").bot_actions(new.state, "ann")[0]
     moved = client.post(
         f"/api/games/{new_id}/moves", json.dumps(action), "application/json",
@@ -83,7 +92,9 @@ def test_a_game_not_over_or_someone_who_did_not_play_it_is_refused(client):
     stranger = rematch(client, over.pk, seat.token)  # a seat token of another game
     assert stranger.status_code == 403
     watcher = client.post(f"/api/games/{over.pk}/rematch", "{}", "application/json")
-    assert watcher.status_code == 403
+    # A spectator (the page of someone watching) is told what they can do, never of tokens.
+    assert watcher.status_code == 403 and watcher.json()["detail"] == services.WATCHERS_REMATCH
+    assert "token" not in watcher.json()["detail"]
     assert client.post("/api/games/999999/rematch", "{}", "application/json").status_code == 404
     assert not Rematch.objects.exists()
 
@@ -102,14 +113,18 @@ def test_the_old_games_sockets_are_told_where_the_new_game_is(db):
         socket = WebsocketCommunicator(
             application, f"/ws/games/{game.pk}/?token={bob.token}", headers=SAME_ORIGIN
         )
-        assert (await socket.connect())[0]
-        await socket.receive_json_from(timeout=5)  # the state
+        watcher = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=SAME_ORIGIN)
+        for each in (socket, watcher):
+            assert (await each.connect())[0]
+            await each.receive_json_from(timeout=5)  # the state
         new, _seat, _ = await sync_to_async(services.game_rematch)(
             game_id=game.pk, player_id=ann.player_id
         )
-        told = await socket.receive_json_from(timeout=5)
-        assert told == {"type": "rematch", "game": new.pk, "url": f"/play/{new.pk}/", "by": "ann"}
-        await socket.disconnect()
+        told = {"type": "rematch", "game": new.pk, "url": f"/play/{new.pk}/", "by": "ann"}
+        assert await socket.receive_json_from(timeout=5) == told
+        assert await watcher.receive_json_from(timeout=5) == told  # spectators too
+        for each in (socket, watcher):
+            await each.disconnect()
 
     async_to_sync(run)()
 
@@ -169,7 +184,7 @@ def test_a_game_no_deal_of_which_can_be_played_is_not_played_again_and_nothing_i
     # Three cards that hold no set: the game is over as it is dealt (made so by a program).
     cards = next(deal for seed in range(10) if not is_set(*(deal := new_deck(4, rng=seed)[:3])))
     options = {"rules": "classic", "deck": [card.protocol for card in cards], "board_size": 3}
-    game = services.game_create(kind="set", options=options)
+    game = services.game_create(kind="set", options={**options, "start": "now"})
     assert game.status == Game.Status.OVER
     player = Player.objects.create(name="ann")
     seat = game.seats.create(player=player, number=0, name="ann")

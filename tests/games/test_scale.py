@@ -43,7 +43,7 @@ def log_of(http: httpx.Client, game_id: int) -> list[dict]:
 
 def test_fifty_claims_of_one_set_at_once_score_exactly_once(server):
     http = httpx.Client(base_url=server.url, timeout=30)
-    options = {"rules": "classic", "deck": EXAMPLE_DECK}
+    options = {"start": "now", "rules": "classic", "deck": EXAMPLE_DECK}
     game_id = http.post(
         "/api/games/", json={"kind": "set", "open": True, "options": options}
     ).json()["id"]
@@ -73,7 +73,7 @@ def test_fifty_claims_of_one_set_at_once_score_exactly_once(server):
 
 def test_fifty_declares_at_once_over_the_text_protocol_make_one_declarer(server):
     http = httpx.Client(base_url=server.url, timeout=30)
-    options = {"rules": "declare", "deck": EXAMPLE_DECK}
+    options = {"start": "now", "rules": "declare", "deck": EXAMPLE_DECK}
     table = http.post("/api/games/", json={"kind": "set", "options": options, "open": True})
     table_id = table.json()["id"]
     for i in range(CLIENTS):
@@ -119,7 +119,7 @@ def twins(tmp_path_factory):
 
 def _classic_game(url: str) -> tuple[int, str, str]:
     with httpx.Client(base_url=url, timeout=10) as http:
-        options = {"rules": "classic", "deck": EXAMPLE_DECK}
+        options = {"start": "now", "rules": "classic", "deck": EXAMPLE_DECK}
         game_id = http.post(
             "/api/games/", json={"kind": "set", "open": True, "options": options}
         ).json()["id"]
@@ -168,7 +168,7 @@ async def _websocket_delays(mover, watcher, game_id, ann, bob) -> list[float]:
 def test_a_watch_on_one_process_answers_moves_made_through_the_other(twins, direction):
     mover, watcher = twins if direction == "a-to-b" else twins[::-1]
     with httpx.Client(base_url=mover.url, timeout=10) as http:
-        options = {"rules": "declare", "deck": EXAMPLE_DECK}
+        options = {"start": "now", "rules": "declare", "deck": EXAMPLE_DECK}
         created = http.post("/api/games/", json={"kind": "set", "options": options, "open": True})
         table = f"/tables/{created.json()['id']}"
         http.get(f"{table}/look/ann")

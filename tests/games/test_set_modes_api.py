@@ -24,7 +24,9 @@ NAMES = {"ultra": "UltraSet", "chain": "Set-Chain", "puzzle": "Puzzle"}
 
 
 def play_over_the_api(client, options):
-    created = post(client, "/api/games/", {"kind": "set", "open": True, "options": options})
+    # One player: dealt at once, as solitaire is.
+    body = {"kind": "set", "open": True, "options": {**options, "start": "now"}}
+    created = post(client, "/api/games/", body)
     assert created.status_code == 201, created.json()
     game_id = created.json()["id"]
     joined = post(client, f"/api/games/{game_id}/join", {"name": "ann"})

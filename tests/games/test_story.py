@@ -10,7 +10,7 @@ from cards.engine.card import parse_card
 from cards.engine.rules import is_set
 from games import services
 from games.models import Game, Player
-from tests.games.conftest import EXAMPLE_DECK, play_to_the_end
+from tests.games.conftest import EXAMPLE_DECK, T, play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -44,10 +44,12 @@ def board_of(game: Game) -> list[str]:
     return [c["card"] for c in services.selectors.game_view(game, seat_name=None, now=0)["board"]]
 
 
+# A table for friends opens waiting for its Start (contract A); these are dealt at once.
+DEALT_AT_ONCE = {"rules": "classic", "deck": EXAMPLE_DECK[:18], "start": "now"}
+
+
 def classic_table(**created):
-    game = services.game_create(
-        kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK[:18]}, is_open=True, **created
-    )
+    game = services.game_create(kind="set", options=DEALT_AT_ONCE, is_open=True, **created)
     return game, seated(game, "ann"), seated(game, "bob")
 
 
@@ -129,14 +131,20 @@ def test_a_hint_is_told_to_everyone_but_its_card_only_to_its_seat_until_the_end(
 
 
 def test_a_hint_at_a_rated_table_says_it_makes_the_game_unrated():
-    game, _ann, bob = classic_table(rated=True)
-    services.move_submit(game_id=game.pk, seat=bob, action={"type": "hint"})
+    options = {**DEALT_AT_ONCE, "start": "wait"}
+    game = services.game_create(kind="set", options=options, is_open=True, rated=True, now=T)
+    ann, bob = seated(game, "ann"), seated(game, "bob")
+    services.move_submit(game_id=game.pk, seat=ann, action={"type": "start"}, now=T)
+    services.game_tick(game_id=game.pk, now=T + 10_000)
+    services.move_submit(game_id=game.pk, seat=bob, action={"type": "hint"}, now=T + 10_000)
     (hint,) = by_type(story(Client(), game), "hint")
     assert hint["text"] == "bob took a hint. A hint makes this rated game unrated."
 
 
 def test_a_private_game_s_story_is_not_found_for_a_stranger():
-    game = services.game_create(kind="set", options={"rules": "classic"}, is_open=False)
+    game = services.game_create(
+        kind="set", options={"rules": "classic", "start": "now"}, is_open=False
+    )
     ann = seated(game, "ann")
     assert game.link_key
     client = Client()
@@ -151,7 +159,7 @@ def test_a_private_game_s_story_is_not_found_for_a_stranger():
 def test_a_declare_timeout_is_told_with_its_points():
     game = services.game_create(
         kind="set",
-        options={"rules": "declare", "deck": EXAMPLE_DECK, "declare_ms": 1000},
+        options={"rules": "declare", "deck": EXAMPLE_DECK, "declare_ms": 1000, "start": "now"},
         is_open=True,
         now=1_000,
     )
@@ -169,7 +177,7 @@ def test_a_declare_timeout_is_told_with_its_points():
 
 def test_a_wrong_declared_pick_is_told_with_its_points_and_why():
     game = services.game_create(
-        kind="set", options={"rules": "declare", "deck": EXAMPLE_DECK}, is_open=True
+        kind="set", options={"rules": "declare", "deck": EXAMPLE_DECK, "start": "now"}, is_open=True
     )
     ann = seated(game, "ann")
     services.move_submit(game_id=game.pk, seat=ann, action={"type": "declare"})
@@ -236,3 +244,21 @@ def test_a_kind_without_a_story_hook_tells_its_joins_and_nothing_else():
     body = story(Client(), game)
     assert body["version"] == game.version
     assert all(entry["type"] == "join" for entry in body["entries"])
+
+
+def test_a_waiting_table_s_start_and_deal_are_told(client):
+    game = services.game_create(
+        kind="set",
+        options={"rules": "classic", "deck": EXAMPLE_DECK[:18], "start": "wait"},
+        is_open=True,
+        now=1_000,
+    )
+    ann = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"), now=1_000)
+    services.game_join(game_id=game.pk, player=Player.objects.create(name="bob"), now=1_000)
+    services.move_submit(game_id=game.pk, seat=ann, action={"type": "start"}, now=2_000)
+    services.game_tick(game_id=game.pk, now=6_000)
+    starts = [(e["actor"], e["at"], e["text"]) for e in by_type(story(client, game), "start")]
+    assert starts == [
+        ("ann", 2_000, "ann pressed Start: the cards are dealt in 3 seconds."),
+        (None, 5_000, "The cards are dealt."),
+    ]

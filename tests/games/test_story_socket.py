@@ -23,7 +23,9 @@ def communicator(path: str) -> WebsocketCommunicator:
 @sync_to_async
 def make_table():
     game = services.game_create(
-        kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK[:18]}, is_open=True
+        kind="set",
+        options={"rules": "classic", "deck": EXAMPLE_DECK[:18], "start": "now"},
+        is_open=True,
     )
     ann = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
     bob = services.game_join(game_id=game.pk, player=Player.objects.create(name="bob"))

@@ -107,12 +107,15 @@ def test_start_at_once_tables_and_the_text_protocol_s_table_are_dealt_when_made(
 
 @pytest.mark.django_db
 def test_a_rated_table_takes_no_new_player_once_dealt(client, django_user_model):
-    game = services.game_create(
-        kind="set", options={"rules": "classic", "deck": EXAMPLE_DECK}, is_open=True, rated=True
+    game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True, rated=True)
+    ann_user = django_user_model.objects.create_user("ann", password="pw-for-ann-1")
+    ann = services.game_join(
+        game_id=game.pk, player=Player.objects.create(name="ann", user=ann_user)
     )
-    ann = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
     services.move_submit(game_id=game.pk, seat=ann, action={"type": "start"})
     services.game_tick(game_id=game.pk, now=services.now_ms() + START_MS + 1)
+    bo = django_user_model.objects.create_user("bo", password="pw-for-bo-1")
+    client.force_login(bo)
     late = post(client, f"/api/games/{game.pk}/join", {"name": "bo"})
     assert late.status_code == 409
     assert late.json()["detail"] == (

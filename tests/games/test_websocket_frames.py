@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @sync_to_async
 def make_table(rules: str = "declare"):
-    options = {"rules": rules, "deck": EXAMPLE_DECK}
+    options = {"start": "now", "rules": rules, "deck": EXAMPLE_DECK}
     game = services.game_create(kind="set", options=options, is_open=True)
     alice = services.game_join(game_id=game.pk, player=Player.objects.create(name="alice"))
     bob = services.game_join(game_id=game.pk, player=Player.objects.create(name="bob"))

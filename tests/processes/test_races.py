@@ -167,7 +167,7 @@ def test_one_account_starting_the_daily_puzzle_twice_at_once_gets_one_game(pair)
 
 def test_fifty_claims_of_one_set_over_both_processes_make_one_winner(pair):
     with httpx.Client(base_url=pair[0].url, timeout=30) as http:
-        options = {"rules": "classic", "deck": EXAMPLE_DECK}
+        options = {"start": "now", "rules": "classic", "deck": EXAMPLE_DECK}
         body = {"kind": "set", "open": True, "options": options}
         game_id = http.post("/api/games/", json=body).json()["id"]
         tokens = [

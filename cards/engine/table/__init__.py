@@ -34,7 +34,7 @@ physical game, with the same methods):
 Declaring(declarer='ann', deadline=5100, queue=(), picks=())
 >>> late = DeclareRules.tick(state, 5100)
 >>> late.outcome["expired"][0]["kind"], late.state.declaring, late.state.tally["ann"]
-('timeout', None, Tally(sets=0, hinted=0, wrong=0, timeouts=1))
+('timeout', None, Tally(sets=0, hinted=0, wrong=0, timeouts=1, hints=0))
 
 Choices where the spec is silent (this package's rules):
 

@@ -389,10 +389,11 @@ def _add(
 def _hint(
     state: DeclareState, player: str, now_ms: int, position: Position | None, outcome: dict
 ) -> tuple[DeclareState, bool]:
-    """Show the player one card of a set on the board; never an event."""
-    state, shown = record_hint(state, player, state.board_cards, _positions(state))
+    """Show the player one card of a set on the board: an event only for the count of hints
+    taken, which everyone sees (never the card)."""
+    new, shown = record_hint(state, player, state.board_cards, _positions(state))
     outcome.update(shown)
-    return state, False
+    return new, new.tally is not state.tally
 
 
 def _count(

@@ -135,13 +135,15 @@ def claim_why(
     >>> claim_why(three, 4, Mode.CHAIN, chain=codes_of(["ONE/RED/OPEN/OVAL"], 4))
     ['not chained to the last set: a set takes exactly one of its cards']
     """
-    if mode == Mode.CHAIN and chain and sum(card in chain for card in cards) != 1:
+    if not isinstance(mode, Mode):  # a name: its member, compared by identity below
+        mode = Mode(mode)
+    if mode is Mode.CHAIN and chain and sum(card in chain for card in cards) != 1:
         return [NOT_CHAINED]
-    if mode == Mode.PUZZLE and tuple(sorted(cards)) in set(found):
+    if mode is Mode.PUZZLE and tuple(sorted(cards)) in set(found):
         return [FOUND_ALREADY]
     deck = all_cards(attributes)
     shown = [deck[card] for card in cards]
-    if mode == Mode.ULTRA:
+    if mode is Mode.ULTRA:
         return why_not_ultra_of(*shown)
     return why_not_set_of(*shown)
 

@@ -274,14 +274,16 @@ def tallied(
     wrong: int = 0,
     timeouts: int = 0,
     hinted: bool = False,
+    hints: int = 0,
 ) -> Mapping[str, Tally]:
-    """Return the tallies with a set, a wrong pick or claim, or a timeout counted for ``player``.
+    """Return the tallies with a set, a wrong pick or claim, a timeout or a hint taken counted
+    for ``player``.
 
     >>> tallied({}, "ann", sets=1, hinted=True)
-    mappingproxy({'ann': Tally(sets=1, hinted=1, wrong=0, timeouts=0)})
+    mappingproxy({'ann': Tally(sets=1, hinted=1, wrong=0, timeouts=0, hints=0)})
     """
     counts = tally.get(player, _NO_TALLY).add(
-        sets=sets, wrong=wrong, timeouts=timeouts, hinted=int(hinted)
+        sets=sets, wrong=wrong, timeouts=timeouts, hinted=int(hinted), hints=hints
     )
     return with_entry(tally, player, counts)
 
@@ -445,6 +447,9 @@ def record_hint(
                 if card in shown
                 else with_entry(state.hinted_cards, player, (*shown, card))
             ),
+            # Counted for good (hints and hinted_cards are forgotten with their cards): a
+            # rated table is unrated from the first hint taken (games.ratings).
+            tally=tallied(state.tally, player, hints=1),
         )
     text = text_of(card, attributes)
     return state, {

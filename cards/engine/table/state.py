@@ -101,7 +101,8 @@ class RuleSet(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Tally:
     """Count what one player did: sets found (and how many of them hinted), wrong picks or
-    claims, and declare timeouts.
+    claims, declare timeouts, and hints taken (a hint taken makes a rated table unrated, even
+    when its set is then found by someone else).
 
     The state keeps counts, not a list of events: the move log holds every event with its
     outcome, and a state that grew with every move would make every move slower.
@@ -111,25 +112,37 @@ class Tally:
     hinted: int = 0
     wrong: int = 0
     timeouts: int = 0
+    hints: int = 0
 
-    def add(self, *, sets: int = 0, hinted: int = 0, wrong: int = 0, timeouts: int = 0) -> Tally:
+    def add(
+        self, *, sets: int = 0, hinted: int = 0, wrong: int = 0, timeouts: int = 0, hints: int = 0
+    ) -> Tally:
         """Return this tally with the given counts added.
 
         >>> Tally().add(sets=1, hinted=1).add(wrong=1)
-        Tally(sets=1, hinted=1, wrong=1, timeouts=0)
+        Tally(sets=1, hinted=1, wrong=1, timeouts=0, hints=0)
         """
         return Tally(
-            self.sets + sets, self.hinted + hinted, self.wrong + wrong, self.timeouts + timeouts
+            self.sets + sets,
+            self.hinted + hinted,
+            self.wrong + wrong,
+            self.timeouts + timeouts,
+            self.hints + hints,
         )
 
     def to_json(self) -> dict[str, int]:
-        """Return the tally as stored: ``{"sets", "hinted", "wrong", "timeouts"}``."""
-        return {
+        """Return the tally as stored: ``{"sets", "hinted", "wrong", "timeouts"}``, and
+        ``"hints"`` once a hint was taken (a tally of none is stored as before hints were
+        counted)."""
+        data = {
             "sets": self.sets,
             "hinted": self.hinted,
             "wrong": self.wrong,
             "timeouts": self.timeouts,
         }
+        if self.hints:
+            data["hints"] = self.hints
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, int]) -> Tally:

@@ -1,19 +1,67 @@
-/* The lobby's "New Set table" form: 5 attributes only for the classic rules, and the speed only
- * matters with computer opponents. The server checks everything again. */
+/* The lobby's "New table" form offers only what the server takes: the server's rules of its
+ * options come with the page (json_script "option-rules", games/option_rules.py), and a value
+ * that cannot be chosen with the others is disabled, its reason beside its control
+ * (lib/option_rules.js). Rated is off, saying why, for a choice that cannot be rated and with
+ * computer opponents (a rated table seats accounts only); the speed only matters with computers.
+ * The server checks everything again, and shows what it still refuses beside its control. */
+
+import {formState, notes} from "../lib/option_rules.js";
+import {GameSocket} from "../lib/socket.js";
 
 const form = document.getElementById("table-form");
-if (form) {
-  const attributes = form.querySelector("#attributes");
+const rulesData = document.getElementById("option-rules");
+if (form && rulesData) {
+  const rules = JSON.parse(rulesData.textContent);
+  const rated = form.querySelector("#rated");
   const computers = form.querySelector("#computers");
   const speed = form.querySelector("#speed");
+  const selects = {mode: form.querySelector("#mode"), attributes: form.querySelector("#attributes"), length: form.querySelector("#length")};
+  const radios = {rules: [...form.querySelectorAll("input[name=rules]")]};
+
+  const values = () => ({
+    rules: form.querySelector("input[name=rules]:checked")?.value,
+    mode: selects.mode.value,
+    attributes: selects.attributes.value,
+    length: selects.length.value,
+    rated: !!rated?.checked,
+    computers: computers.value,
+  });
+  const choices = {
+    rules: radios.rules.map((input) => input.value),
+    ...Object.fromEntries(Object.entries(selects).map(([name, select]) => [name, [...select.options].map((o) => o.value)])),
+  };
+  const labels = (name) => {
+    if (name === "rules") return Object.fromEntries(radios.rules.map((input) => [input.value, input.parentElement.textContent.trim()]));
+    return Object.fromEntries([...selects[name].options].map((o) => [o.value, o.textContent.replace(/ \u2014 .*$/, "").trim()]));
+  };
+  const setNote = (name, lines) => {
+    const note = form.querySelector(`[data-note-for="${name}"]`);
+    if (note) note.textContent = lines.join(" ");
+  };
 
   const update = () => {
-    const rules = form.querySelector("input[name=rules]:checked");
-    const classic = !rules || rules.value === "classic";
-    for (const option of attributes.options) {
-      if (option.dataset.only === "classic") option.disabled = !classic;
+    const state = formState(rules, values(), choices);
+    for (const input of radios.rules) {
+      const reason = state.off.rules[input.value] || null;
+      input.disabled = reason !== null && !input.checked;
+      input.parentElement.title = reason || "";
     }
-    if (attributes.selectedOptions[0]?.disabled) attributes.value = "4";
+    for (const [name, select] of Object.entries(selects)) {
+      for (const option of select.options) {
+        const reason = state.off[name][option.value] || null;
+        option.disabled = reason !== null && !option.selected;
+        option.title = reason || "";
+      }
+    }
+    for (const name of Object.keys(choices)) setNote(name, notes(state.off[name], labels(name)));
+    if (rated) {
+      if (state.rated.disabled) rated.checked = false;
+      rated.disabled = state.rated.disabled;
+      setNote("rated", state.rated.reason ? [`Not rated: ${state.rated.reason}`] : []);
+    }
+    const noComputers = values().rated;
+    for (const option of computers.options) option.disabled = noComputers && option.value !== "0";
+    setNote("computers", noComputers ? [`Rated: ${state.computers.reason}`] : []);
     speed.disabled = computers.value === "0";
   };
   form.addEventListener("change", update);
@@ -21,6 +69,24 @@ if (form) {
     speed.disabled = false;
   });
   update();
+}
+
+/* A control the server refused is marked (aria-invalid) and has the focus (autofocus): its
+ * folded options are open by then. Browsers skip autofocus inside a closed <details>, and the
+ * page may load scrolled: focus it once more, in view. */
+const refused = document.querySelector(".lobby-main [autofocus]");
+if (refused) {
+  refused.closest("details")?.setAttribute("open", "");
+  // A control the form has turned off since (Rated, for a choice that cannot be rated): its
+  // message, beside it, takes the focus instead.
+  const message = document.getElementById(`${refused.id}-error`);
+  const target = refused.disabled && message ? message : refused;
+  if (target === message) message.tabIndex = -1;
+  // After the browser's own autofocus pass (which skips a control turned off meanwhile).
+  requestAnimationFrame(() => setTimeout(() => {
+    target.focus();
+    target.scrollIntoView({block: "center"});
+  }));
 }
 
 /* The live lobby: the lobby socket (/ws/lobby/, games/lobby_consumer.py) pushes
@@ -34,8 +100,6 @@ if (form) {
  * document as a CustomEvent "lobby-chat" whose detail is that message, e.g.
  *   document.addEventListener("lobby-chat", (event) => show(event.detail.name, event.detail.text));
  * The lobby's chat widget listens for it; this page keeps no chat of its own. */
-
-import {GameSocket} from "../lib/socket.js";
 
 function el(tag, {className, text, attrs} = {}, children = []) {
   const node = document.createElement(tag);
@@ -68,6 +132,7 @@ function seatsCell(row) {
     if (index < row.seats.length - 1) cell.append(", ");
   });
   if (row.rated) cell.append(" ", badge("rated", "badge-rated"));
+  else if (row.unrated) cell.append(" ", badge("unrated", "", row.unrated));
   return cell;
 }
 
@@ -102,7 +167,7 @@ function tableRow(row) {
 
 function liveTables(rows) {
   if (!rows.length) {
-    return [el("p", {className: "muted", text: "No table is being played right now: create one above.", attrs: {id: "no-tables"}})];
+    return [el("p", {className: "muted", text: "No table is being played right now: play now, or open the table options.", attrs: {id: "no-tables"}})];
   }
   const heads = ["#", "Kind", "Game", "Players", "Status"].map((text) => el("th", {text, attrs: {scope: "col"}}));
   heads.push(el("th", {attrs: {scope: "col"}}, [el("span", {className: "visually-hidden", text: "Actions"})]));
@@ -148,7 +213,7 @@ function finishedGames(rows) {
       scores.append(`\u00a0${seat.score}`);
     });
     const ended = el("td", {attrs: {"data-label": "Ended"}});
-    if (row.ended) ended.append(el("time", {text: `${row.ended_ago} ago`, attrs: {datetime: row.ended}}));
+    if (row.ended) ended.append(el("time", {text: row.ended_ago, attrs: {datetime: row.ended}}));
     return el("tr", {attrs: {"data-game": String(row.id)}}, [
       el("td", {className: "game-id", text: String(row.id)}),
       el("td", {text: row.kind_label}),
