@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from tests.e2e.conftest import ARTIFACTS, E2E
-from tests.e2e.test_set_pages import Person, a_set, start_table
+from tests.e2e.test_set_pages import Person, a_set, open_table_options, start_table
 
 pytestmark = E2E
 PASSWORD = "correct horse battery"
@@ -52,6 +52,7 @@ def test_two_accounts_play_a_rated_game_and_see_their_ratings_move(browser, serv
 
         # Zoë creates a rated table from the lobby; Ólafur follows its share link.
         page = zoe.goto("/")
+        open_table_options(page)
         page.check("input[name=rules][value=classic]")
         page.check("input[name=visibility][value=open]")
         page.select_option("#attributes", "3")

@@ -134,6 +134,7 @@ def create_table(person: Person, *, start: bool = True, **choices) -> int:
     opens waiting for its players: with `start`, its creator deals at once (an unrated table can
     still be joined once started), as the tests before the waiting room played."""
     page = person.goto("/")
+    open_table_options(page)
     for field, value in choices.items():
         if field in ("rules", "visibility"):
             page.check(f"input[name={field}][value={value}]")
@@ -145,6 +146,12 @@ def create_table(person: Person, *, start: bool = True, **choices) -> int:
     if start and choices.get("computers", "0") == "0":
         start_table(person)
     return int(re.search(r"/play/(\d+)/", page.url).group(1))
+
+
+def open_table_options(page) -> None:
+    """Unfold the lobby's "New table" options (folded under what a player does most)."""
+    if page.locator("#new-table:not([open]) > summary").count():
+        page.click("#new-table > summary")
 
 
 def start_table(person: Person) -> None:

@@ -304,7 +304,8 @@ def test_a_spectator_is_offered_the_players_next_game_never_a_seat_error(browser
     start_if_waiting(player)
     watcher = Person(browser, server, viewport=PHONE)
     page = watcher.goto(f"/play/{game_id}/")
-    watcher.wait_live()
+    # Connected: "Live", or "Game over" where the instant computer has already won.
+    page.wait_for_selector("#connection[data-state=live], #connection[data-state=over]")
     page.wait_for_selector("#result-panel:not([hidden])", timeout=20000)
     assert page.locator("#rematch-btn").is_hidden()  # a spectator has no "Play again"
     player.page.wait_for_selector("#result-panel:not([hidden])", timeout=20000)
@@ -340,6 +341,11 @@ def test_a_table_waits_for_its_players_chats_then_deals_after_a_countdown(browse
         assert "Tove, Uno" in page.inner_text("#waiting-names")
         room = rect(page, "#waiting-room")
         assert room["top"] < 260, room  # the room is where the board will be, in view
+        side = rect(page, ".table-layout .side")
+        if person is guest:  # one column on a phone: the room is as wide as the screen
+            assert room["width"] > PHONE["width"] - 40 and side["top"] > room["bottom"]
+        else:  # the side keeps its place beside the room, as it will beside the board
+            assert room["right"] < side["left"] and side["width"] < 330
     assert host.page.locator("#start-btn").is_visible()
     assert guest.page.locator("#start-btn").is_hidden()  # only the host may start
     assert "Tove starts the game" in guest.page.inner_text("#waiting-text")
