@@ -52,6 +52,7 @@ def test_two_accounts_play_a_rated_game_and_see_their_ratings_move(browser, serv
 
         # Zoë creates a rated table from the lobby; Ólafur follows its share link.
         page = zoe.goto("/")
+        page.click("#new-table > summary")  # the table options are folded
         page.check("input[name=rules][value=classic]")
         page.check("input[name=visibility][value=open]")
         page.select_option("#attributes", "3")

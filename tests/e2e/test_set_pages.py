@@ -69,7 +69,7 @@ class Person:
 
     def name_myself(self, name: str):
         page = self.goto("/")
-        page.fill("#name-input", name)
+        page.fill("#play-name", name)  # the lobby asks a guest's name once, in play now
         page.click("button:has-text('Save name')")
         page.wait_for_selector(f".player-name:has-text('{name}')")
         return page
@@ -132,6 +132,7 @@ def not_a_set(cards: list[str]) -> list[str]:
 def create_table(person: Person, **choices) -> int:
     """Create a Set table from the lobby form; return its id from the page it opens."""
     page = person.goto("/")
+    page.click("#new-table > summary")  # the table options are folded
     for field, value in choices.items():
         if field in ("rules", "visibility"):
             page.check(f"input[name={field}][value={value}]")
