@@ -69,7 +69,7 @@ class Person:
 
     def name_myself(self, name: str):
         page = self.goto("/")
-        page.fill("#name-input", name)
+        page.fill("#play-name", name)  # the lobby asks a guest's name once, in play now
         page.click("button:has-text('Save name')")
         page.wait_for_selector(f".player-name:has-text('{name}')")
         return page
