@@ -94,8 +94,8 @@ def test_two_friends_wait_chat_start_play_to_the_end_and_a_watcher_joins_the_nex
 
     # Cleo watches with the link (no seat); when Ada plays again, Cleo may join the next game.
     cleo = Person(browser, server, viewport=DESKTOP_800)
-    watch = cleo.goto(share.replace("join=1&", ""))
-    cleo.wait_live()
+    watch = cleo.page
+    watch.goto(share.replace("join=1&", ""))
     watch.wait_for_selector("#result-panel:not([hidden])")
     assert watch.locator("#rematch-btn").is_hidden()
     ada.page.click("#rematch-btn")
