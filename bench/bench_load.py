@@ -294,7 +294,9 @@ class Table:
             return
         self.creating = asyncio.get_running_loop().create_future()
         try:
-            body = json.dumps({"kind": "set", "options": {"rules": "classic", "attributes": 4}})
+            # Dealt at once (the players join a live table, as before tables waited for a Start).
+            options = {"rules": "classic", "attributes": 4, "start": "now"}
+            body = json.dumps({"kind": "set", "options": options})
             reply = await player.request("POST", "/api/games/", body.encode())
             if reply.status != 201:
                 raise RuntimeError(f"POST /api/games/ -> {reply.status}: {reply.text[:200]}")

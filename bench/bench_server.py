@@ -166,7 +166,7 @@ def non_set_picks(text: str) -> list[tuple[int, int]]:
 
 
 def create_table(conn: Conn, *, declare_ms: int | None = None) -> int:
-    options: dict = {"rules": "declare"}
+    options: dict = {"rules": "declare", "start": "now"}  # dealt at once: no Start to wait for
     if declare_ms is not None:
         options["declare_ms"] = declare_ms
     reply = conn.json("POST", "/api/games/", {"kind": "set", "options": options, "open": True})
