@@ -46,12 +46,6 @@ RULE_SETS = {
 MODES = MODE_NAMES  # the ways to play a classic table, as the form names them
 SPEEDS = ("slow", "medium", "fast")
 MAX_COMPUTERS = 3
-# What the lobby's "Play now" buttons make (the folded form's fields they fill): a table against
-# one computer, or a private table whose link a friend follows; the rest are the form's defaults.
-PRESETS = {
-    "computer": {"computers": "1", "visibility": "private"},
-    "friend": {"visibility": "private"},
-}
 FORM_DEFAULTS = {
     "rules": "classic",
     "attributes": "4",
@@ -66,10 +60,18 @@ CHOICE_FIELDS = ("rules", "mode", "attributes", "length")
 
 
 def _form_data(data) -> dict:
-    """The form as sent, a "Play now" button's preset filling what it did not send."""
+    """The form as sent, with what a "Play now" button (its ``preset``) makes of it, over the
+    folded options as they are: a table with a computer opponent (one, unless more were chosen;
+    not rated, since a rated table seats accounts only), or a private table whose link a friend
+    follows."""
     sent = {key: data.get(key) or "" for key in data}
-    preset = PRESETS.get(sent.get("preset", ""), {})
-    return {**preset, **{key: value for key, value in sent.items() if value}}
+    if sent.get("preset") == "computer":
+        if sent.get("computers", "0") == "0":
+            sent["computers"] = "1"
+        sent.pop("rated", None)
+    elif sent.get("preset") == "friend":
+        sent["visibility"] = "private"
+    return {key: value for key, value in sent.items() if value}
 
 
 def _choice_rules(fields: dict) -> dict:
@@ -206,7 +208,7 @@ def table_create(request):
         else:
             player = session_player(request)
             if player is None:
-                raise FormError("Choose your name first, then create the table.", "name")
+                raise FormError("Choose your name first: it is asked once, here.", "name")
             name = player.name
         table = _table_form(data, rated=rated)
         limits.check_join(request)
@@ -229,13 +231,14 @@ def table_create(request):
         else:
             message, field = str(error), error.field
         field = field or "table"
-        if field == "name":  # the name box of the form that was sent
-            field = "play_name" if "preset" in form else "table_name"
+        if field == "name":
+            field = "play_name"  # the form's one name box, at its top
         if isinstance(error, limits.RateLimited):
             context = _lobby_context(request, errors={field: message}, options_open=True)
             context["form"].update(form)
             return render(request, "lobby.html", context, status=form_status(error))
-        opened = "preset" not in form
+        # The folded options open for a message beside one of them.
+        opened = field not in ("play_name", "table") or "preset" not in form
         request.session[TABLE_REFUSED] = {
             "form": form,
             "errors": {field: message},

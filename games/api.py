@@ -31,7 +31,7 @@ from games.auth import (
     reader_seats,
     session_player_for_write,
 )
-from games.errors import Forbidden
+from games.errors import Conflict, Forbidden, RuleError
 from games.models import Game
 from games.schema import (
     ERROR_RESPONSES,
@@ -467,7 +467,14 @@ class StartView(APIView):
         now = services.now_ms()
         action = {"type": "start"}
         work = services.move(game_id=seat.game_id, seat=seat, action=action, now=now)
-        result = services.run(work)
+        try:
+            result = services.run(work)
+        except RuleError as error:
+            if error.http_status != status.HTTP_400_BAD_REQUEST:
+                raise
+            # The request is well formed: it is the game (over, or one that starts by itself
+            # when its seats are full) that has no Start now.
+            raise Conflict(f"This game cannot be started: {error.message}") from None
         return Response(selectors.move_reply(result, seat_name=seat.name, now=now))
 
 

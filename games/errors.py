@@ -127,9 +127,13 @@ def flatten_detail(detail) -> str:
 
 
 def game_error_answer(exc: GameError) -> tuple[int, dict, dict[str, str]]:
-    """A refused request's status, JSON body and headers (Retry-After for a rate limit)."""
+    """A refused request's status, JSON body (``{"detail"}``, and ``"code"`` for a refusal of
+    the rules) and headers (Retry-After for a rate limit)."""
     retry = getattr(exc, "retry_after", None)
-    return exc.http_status, {"detail": exc.message}, ({"Retry-After": str(retry)} if retry else {})
+    body = {"detail": exc.message}
+    if isinstance(exc, RuleError):  # the rules' short reason, as a socket's error frame has it
+        body["code"] = exc.code
+    return exc.http_status, body, ({"Retry-After": str(retry)} if retry else {})
 
 
 def api_exception_handler(exc, context):

@@ -68,9 +68,9 @@ def _clean_name(raw, request=None) -> str:
     try:
         name = check_name((raw or "").strip())
     except BadName as error:
-        raise FormError(str(error)) from None
+        raise FormError(str(error), "name") from None
     if request is not None and is_guest(request) and is_account_name(name):
-        raise FormError(ACCOUNT_NAME_TAKEN)
+        raise FormError(ACCOUNT_NAME_TAKEN, "name")
     return name
 
 

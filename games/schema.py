@@ -24,6 +24,14 @@ ErrorSerializer = inline_serializer(
             required=False,
             help_text="With a refused request body or query: the messages, field by field.",
         ),
+        "code": serializers.CharField(
+            required=False,
+            help_text=(
+                "With a request the rules refuse: a short reason for programs, e.g. "
+                "`not_rated` (a game created rated whose options are never rated), "
+                "`bad_option`, `not_a_set`."
+            ),
+        ),
     },
 )
 

@@ -360,8 +360,9 @@ class ActionRequest(serializers.Serializer):
     type = serializers.CharField(
         help_text=(
             "The action. Set declare tables: declare, pick (row, col), add, hint, count, look. "
-            "Set classic tables: claim (cards: 3 card texts), hint, count. Square Game: place "
-            "(piece, permutation, x, y) or pass."
+            "Set classic tables: claim (cards: 3 card texts), hint, count. Both: start (a "
+            "waiting table's Start; before the deal other actions are a 409). Square Game: "
+            "place (piece, permutation, x, y) or pass."
         )
     )
 

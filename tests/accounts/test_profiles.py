@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from cards.engine.table.base import START_MS
 from games import profiles, ratings, services
 from games.models import Game, Player, RatingChange
 from games.rules import get_rules
@@ -27,12 +28,15 @@ def play_set_table(
     seconds apart."""
     game = services.game_create(
         kind="set",
-        options={"start": "now", "rules": "classic", "attributes": attributes},
+        options={"rules": "classic", "attributes": attributes},
         now=T,
         rated=rated,
         is_open=is_open,
     )
     seats = [services.game_join(game_id=game.pk, player=p, now=T) for p in players]
+    # Everyone seated, the first starts it: dealt at T, as the figures count from there.
+    services.move_submit(game_id=game.pk, seat=seats[0], action={"type": "start"}, now=T - START_MS)
+    services.game_tick(game_id=game.pk, now=T)
     at = T
     for turn in range(200):
         game.refresh_from_db()

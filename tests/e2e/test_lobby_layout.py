@@ -97,7 +97,7 @@ def test_the_folded_options_open_with_the_keyboard_and_make_a_table(browser, ser
         page.focus("#new-table > summary")
         page.keyboard.press("Enter")
         page.wait_for_selector("#table-form", state="visible")
-        page.fill("#table-name", "Keyes")
+        page.fill("#play-name", "Keyes")
         page.check("input[name=rules][value=declare]")
         page.select_option("#attributes", "3")
         page.select_option("#length", "quick")

@@ -69,7 +69,7 @@ class Person:
 
     def name_myself(self, name: str):
         page = self.goto("/")
-        page.fill("#name-input", name)
+        page.fill("#play-name", name)  # the lobby asks a guest's name once, in play now
         page.click("button:has-text('Save name')")
         page.wait_for_selector(f".player-name:has-text('{name}')")
         return page
@@ -143,7 +143,7 @@ def create_table(person: Person, *, start: bool = True, **choices) -> int:
     page.click("button:has-text('Create table')")
     page.wait_for_url(re.compile(r"/play/\d+/$"))
     person.wait_live()
-    if start:
+    if start and choices.get("computers", "0") == "0":
         start_table(person)
     return int(re.search(r"/play/(\d+)/", page.url).group(1))
 

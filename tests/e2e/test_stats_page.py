@@ -30,7 +30,7 @@ PLAY_ONE_GAME = """
 from games import services
 from games.models import Game, Player
 from games.rules import get_rules
-game = services.game_create(kind='set', options={'rules': 'classic'}, now=1)
+game = services.game_create(kind='set', options={'rules': 'classic', 'start': 'now'}, now=1)
 seat = services.game_join(game_id=game.pk, player=Player.objects.create(name='statsy'), now=1)
 for turn in range(60):
     game.refresh_from_db()

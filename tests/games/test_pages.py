@@ -69,8 +69,9 @@ def test_the_lobby_is_the_home_page_with_forms_and_the_developer_links(client):
     assert response.status_code == 200
     html = response.content.decode()
     assert "Play Set" in html
-    assert 'action="/name"' in html and 'action="/play/new"' in html
-    assert html.count("csrfmiddlewaretoken") >= 2
+    # One form: the name (its Save button sends it to /name) and the table, asked once.
+    assert 'formaction="/name"' in html and 'action="/play/new"' in html
+    assert html.count("csrfmiddlewaretoken") >= 1
     for link in ("/api/docs/", "/api/schema/", "/admin/", "/healthz", "/solitaire/"):
         assert f'href="{link}"' in html
     assert "For developers" in html and "playset" in html
@@ -205,15 +206,58 @@ def test_bad_table_options_are_refused_with_a_message(client, form, message):
     if "name" not in form:
         named(client)
     response = client.post("/play/new", form)
-    assert response.status_code == 400
-    assert message in response.content.decode()
+    # Post, redirect, get: the lobby's address, the folded options open, the message there.
+    assert response.status_code == 302 and response["Location"] == "/#new-table"
+    page = client.get("/").content.decode()
+    assert message in page and '<details class="table-options" id="new-table" open>' in page
+    assert 'aria-invalid="true"' in page
+    assert 'class="form-error"' not in client.get("/").content.decode()  # said once
     assert Game.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    "form, field, message",
+    [
+        ({"rules": "declare", "mode": "ultra"}, "mode", "for classic tables"),
+        ({"rules": "classic", "mode": "puzzle", "attributes": "5"}, "mode", "3 or 4"),
+        ({"rules": "classic", "computers": "x"}, "computers", "computer opponents"),
+    ],
+)
+def test_a_refused_choice_is_shown_beside_its_control_which_has_the_focus(
+    client, form, field, message
+):
+    named(client)
+    assert client.post("/play/new", form)["Location"] == "/#new-table"
+    page = client.get("/").content.decode()
+    control = re.search(rf'<select id="{field}"[^>]*>', page).group(0)
+    assert 'aria-invalid="true"' in control and "autofocus" in control
+    assert re.search(rf'<p class="form-error" id="{field}-error"[^>]*>[^<]*{message}', page)
+
+
 def test_a_table_needs_a_name(client):
-    response = client.post("/play/new", {"rules": "classic"})
-    assert response.status_code == 400
-    assert "Choose your name first" in response.content.decode()
+    response = client.post("/play/new", {"rules": "classic", "preset": "friend"})
+    assert response.status_code == 302 and response["Location"] == "/#play-now"
+    page = client.get("/").content.decode()
+    assert re.search(
+        r'<p class="form-error" id="play-name-error"[^>]*>Choose your name first', page
+    )
+
+
+def test_the_play_now_buttons_make_a_table_against_a_computer_or_for_a_friend(client):
+    client.post("/play/new", {"name": "ada", "preset": "computer"})
+    against = Game.objects.get()
+    assert [seat.is_computer for seat in against.seats.order_by("number")] == [False, True]
+    assert against.options == {"rules": "classic", "attributes": 4} and not against.rated
+    client.post("/play/new", {"preset": "friend"})
+    friend = Game.objects.exclude(pk=against.pk).get()
+    assert not friend.is_open and friend.seats.count() == 1
+
+
+def test_the_lobby_sends_the_option_rules_its_form_offers(client):
+    page = client.get("/").content.decode()
+    found = re.search(r'<script id="option-rules" type="application/json">(.*?)</script>', page)
+    rules = json.loads(found.group(1))
+    assert rules == client.get("/api/options").json()["kinds"]["set"]
 
 
 def test_the_lobby_asks_a_guest_for_a_name_once(client):

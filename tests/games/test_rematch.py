@@ -8,6 +8,7 @@ import json
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
 
 from config.asgi import application
 from games import services
@@ -20,8 +21,13 @@ def finished_table(*, options=None, rated=False):
     """A classic table of ann and bob, played to its end (ann finds every set)."""
     options = options or {"rules": "classic", "attributes": 3}
     game = services.game_create(kind="set", options=options, rated=rated, is_open=True)
-    ann = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
-    bob = services.game_join(game_id=game.pk, player=Player.objects.create(name="bob"))
+    seated = []
+    for name in ("ann", "bob"):
+        # A rated table seats accounts only.
+        user = get_user_model().objects.create_user(name) if rated else None
+        player = Player.objects.create(name=name, user=user)
+        seated.append(services.game_join(game_id=game.pk, player=player))
+    ann, bob = seated
     play_to_the_end(game, ann)
     return game, ann, bob
 

@@ -13,6 +13,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from cards.engine.table.base import START_MS
 from games import services
 from games.models import Game, Move, Player
+from games.replay import replay
 from tests.examples import EXAMPLE_DECK
 from tests.games.test_websocket import communicator
 
@@ -78,6 +79,9 @@ def test_a_table_waits_for_its_start_then_deals_after_the_countdown(client):
     assert late.status_code == 409 and late.json()["detail"] == "The game has already started."
     # An unrated table takes a late comer.
     assert post(client, f"/api/games/{game['id']}/join", {"name": "cy"}).status_code == 201
+    # The move log is the truth: the join, the start and the deal replay to the stored state.
+    stored = Game.objects.get(pk=game["id"])
+    assert replay(stored) == stored.state and "waiting" in stored.state
 
 
 @pytest.mark.django_db
