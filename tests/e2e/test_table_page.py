@@ -13,6 +13,7 @@ import re
 import pytest
 
 from tests.e2e.conftest import ARTIFACTS, E2E, PHONE
+from tests.e2e.test_rated_game import sign_up
 from tests.e2e.test_set_pages import Person, a_set, not_a_set
 
 pytestmark = E2E
@@ -239,7 +240,12 @@ def test_a_puzzle_table_does_not_count_the_empty_deck(browser, server):
 
 def test_a_hint_at_a_rated_table_asks_first_and_says_it_makes_the_game_unrated(browser, server):
     game_id = new_table(server, "{'rules': 'classic', 'attributes': 3}", rated=True)
-    person = seat(browser, server, game_id, "hana")
+    # A rated table seats accounts: Hana signs up, then follows the table's link.
+    person = Person(browser, server)
+    sign_up(person, "Hana")
+    person.goto(f"/play/{game_id}/?join=1")
+    person.page.wait_for_selector("#scores li[data-player='Hana'] .badge-you")
+    person.wait_live()
     start_if_waiting(person)
     page = person.page
     person.sent.clear()

@@ -247,10 +247,13 @@ def test_the_play_now_buttons_make_a_table_against_a_computer_or_for_a_friend(cl
     client.post("/play/new", {"name": "ada", "preset": "computer"})
     against = Game.objects.get()
     assert [seat.is_computer for seat in against.seats.order_by("number")] == [False, True]
-    assert against.options == {"rules": "classic", "attributes": 4} and not against.rated
+    # Against a computer the cards are dealt at once; a friend's table waits for the friend.
+    expected = {"rules": "classic", "attributes": 4, "start": "now"}
+    assert against.options == expected and not against.rated
     client.post("/play/new", {"preset": "friend"})
     friend = Game.objects.exclude(pk=against.pk).get()
     assert not friend.is_open and friend.seats.count() == 1
+    assert friend.options["start"] == "wait"
 
 
 def test_the_lobby_sends_the_option_rules_its_form_offers(client):
