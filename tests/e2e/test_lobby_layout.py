@@ -24,12 +24,11 @@ SEED_TABLES = (
     "from django.contrib.auth import get_user_model\n"
     "from games import services\n"
     "from games.models import Game, Player\n"
-    "if not Game.objects.filter(is_open=True).exists():\n"
-    "    for n, rules in enumerate(['classic', 'declare', 'classic', 'declare']):\n"
-    "        game = services.game_create(kind='set', options={'rules': rules, 'attributes': 4},"
+    "for n, rules in enumerate(['classic', 'declare', 'classic', 'declare']):\n"
+    "    game = services.game_create(kind='set', options={'rules': rules, 'attributes': 4},"
     " is_open=True)\n"
-    "        for name in (f'Ann{n}', f'Bob{n}'):\n"
-    "            services.game_join(game_id=game.pk, player=Player.objects.create(name=name))\n"
+    "    for name in (f'Ann{n}', f'Bob{n}'):\n"
+    "        services.game_join(game_id=game.pk, player=Player.objects.create(name=name))\n"
 )
 
 
@@ -38,6 +37,15 @@ def shoot(page, name: str) -> None:
         if folder.parent.exists():
             folder.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(folder / f"{name}.png"), full_page=False)
+
+
+def wait_for_focus(page, element_id: str) -> None:
+    """Wait until the element `element_id` has the focus (the page moves it once loaded)."""
+    for _ in range(50):
+        if page.evaluate("() => document.activeElement.id") == element_id:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"#{element_id} never had the focus")
 
 
 def box(page, selector: str) -> dict:
@@ -68,7 +76,7 @@ def test_the_lobby_leads_with_play_now_and_the_live_tables(browser, server, view
         row = box(page, "#open-tables tbody tr")
         assert row["y"] + row["height"] <= top, row
         # The table options are folded, and open with the keyboard.
-        assert not page.is_visible("#table-form")
+        assert not page.is_visible("#new-table .options-body")
         header = box(page, ".site-header")
         if size == "desktop":
             # "Log in" and "Sign up" on the header's one line.
@@ -96,7 +104,7 @@ def test_the_folded_options_open_with_the_keyboard_and_make_a_table(browser, ser
         page = person.goto("/")
         page.focus("#new-table > summary")
         page.keyboard.press("Enter")
-        page.wait_for_selector("#table-form", state="visible")
+        page.wait_for_selector("#new-table .options-body", state="visible")
         page.fill("#play-name", "Keyes")
         page.check("input[name=rules][value=declare]")
         page.select_option("#attributes", "3")
@@ -159,9 +167,11 @@ def test_a_choice_the_server_refuses_comes_back_beside_its_control_at_the_lobby(
         assert re.search(r"/(#new-table)?$", page.url) and "/play/new" not in page.url
         assert "not rated" in page.inner_text("#rated-error")
         # The form has turned Rated off for a quick game since: its message has the focus.
-        page.wait_for_selector("#rated-error:focus")
+        wait_for_focus(page, "rated-error")
         assert page.is_disabled("#rated") and "quick game" in page.inner_text("#rated-note")
-        assert page.is_visible("#table-form") and page.input_value("#length") == "quick"
+        assert (
+            page.is_visible("#new-table .options-body") and page.input_value("#length") == "quick"
+        )
         shoot(page, "lobby-desktop-refused")
         # Declare + UltraSet, forced past the form: the message is beside the way to play.
         page.evaluate(
@@ -173,7 +183,7 @@ def test_a_choice_the_server_refuses_comes_back_beside_its_control_at_the_lobby(
         page.click("button:has-text('Create table')")
         page.wait_for_selector("#mode-error")
         assert "/play/new" not in page.url and "classic" in page.inner_text("#mode-error")
-        page.wait_for_selector("#mode:focus")
+        wait_for_focus(page, "mode")
         shoot(page, "lobby-desktop-refused-mode")
         assert not person.errors
     finally:
