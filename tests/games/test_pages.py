@@ -485,4 +485,4 @@ def test_a_game_ended_within_the_minute_ended_just_now_not_zero_minutes_ago():
 
     now = datetime.datetime(2026, 11, 26, 12, 0, tzinfo=datetime.UTC)
     assert ago(now - datetime.timedelta(seconds=59), now) == "just now"
-    assert ago(now - datetime.timedelta(minutes=5), now) == "5 minutes ago"
+    assert ago(now - datetime.timedelta(minutes=5), now) == "5\xa0minutes ago"
