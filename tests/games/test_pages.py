@@ -502,3 +502,13 @@ def test_no_page_shows_a_template_comment(client):
     for path in ("/", "/puzzle/", "/solitaire/", "/square/", f"/play/{game.pk}/"):
         html = client.get(path).content.decode()
         assert "{#" not in html and "#}" not in html, path
+
+
+def test_a_game_ended_within_the_minute_ended_just_now_not_zero_minutes_ago():
+    import datetime
+
+    from games.lobby import ago
+
+    now = datetime.datetime(2026, 11, 26, 12, 0, tzinfo=datetime.UTC)
+    assert ago(now - datetime.timedelta(seconds=59), now) == "just now"
+    assert ago(now - datetime.timedelta(minutes=5), now) == "5\xa0minutes ago"
