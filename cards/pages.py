@@ -11,6 +11,7 @@ when it was sent from a table page, the message is shown there after a redirect.
 from __future__ import annotations
 
 import random
+from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
@@ -184,7 +185,9 @@ def name_set(request):
             messages.error(request, str(error))
         return redirect(target)
     player = session_player_save(request, name)
-    messages.success(request, f"You play as {player.name}.")
+    if "join=1" not in urlsplit(target).query:
+        # A table's invite says "You joined as ..." itself, once: not twice on a phone's screen.
+        messages.success(request, f"You play as {player.name}.")
     return redirect(target)
 
 

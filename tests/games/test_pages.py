@@ -120,6 +120,18 @@ def test_a_bad_name_sent_from_a_table_goes_back_there_with_the_message(client):
     assert "no spaces or other signs" in response.content.decode()
 
 
+def test_a_name_chosen_on_an_invite_is_told_once_by_the_table_not_twice(client):
+    game = services.game_create(kind="set", options={"rules": "classic"}, is_open=True)
+    target = f"/play/{game.pk}/?join=1"
+    response = client.post("/name", {"name": "Bob", "next": target}, follow=True)
+    assert response.redirect_chain[-1][0] == target
+    # The table's page says "You joined as Bob." itself; no second line above it.
+    assert "You play as Bob." not in response.content.decode()
+    # Chosen in the lobby, the name is confirmed there.
+    response = client.post("/name", {"name": "Bo"}, follow=True)
+    assert "You play as Bo." in response.content.decode()
+
+
 @pytest.mark.parametrize("name", ["Zoë", "李雷", "Ólafur", "x-y_1", "é" * 20])
 def test_a_name_of_any_script_is_taken_whole(client, name):
     response = client.post("/name", {"name": name})
