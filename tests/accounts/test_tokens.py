@@ -226,7 +226,8 @@ def test_a_program_plays_a_rated_game_and_reads_both_ratings_moved(client):
     started = post(client, f"/api/games/{game['id']}/start", {}, tokens["Zoë"])
     assert started.status_code == 200, started.json()
     services.game_tick(game_id=game["id"], now=started.json()["outcome"]["starts_ms"])
-    late = post(client, f"/api/games/{game['id']}/join?key={game['key']}", {"name": "cy"})
+    cy = account(client, "Cy")  # an account, as a rated table seats: too late all the same
+    late = post(client, f"/api/games/{game['id']}/join?key={game['key']}", {"name": "cy"}, cy)
     assert late.status_code == 409 and "rated game has started" in late.json()["detail"]
     for turn in range(40):
         state = Game.objects.get(pk=game["id"]).state

@@ -425,7 +425,7 @@ def test_a_game_with_a_computer_is_written_by_the_services_and_its_computer_stil
     assert stored.deadline_ms == rescheduled
     assert (result.outcome["action"], result.event, result.game.version) == (
         "hint",
-        False,
+        True,  # the others are told that a hint was taken
         stored.version,
     )
     assert result.seat.pk == ann.pk
@@ -664,7 +664,8 @@ def test_a_member_of_the_game_s_group_hears_each_committed_change_once_with_its_
     assert first["moves"] == [["ann", FIRST_SET, now, True]]
     assert (first["event"], first["status"], first["origin"]) == (True, "active", runtime.ORIGIN)
     assert (second["from"], second["version"]) == (v + 1, v + 2)
-    assert second["moves"] == [["bob", hint, now + 1, False]] and second["event"] is False
+    # A hint is told to everyone (that it was taken, not its card): an event.
+    assert second["moves"] == [["bob", hint, now + 1, True]] and second["event"] is True
     assert looked.game.version == v + 3  # written, though nobody was told
     stored = assert_log_is_whole(game.pk)
     assert stored.version == v + 4  # the count after leaving was written, and not heard
@@ -750,10 +751,10 @@ def test_a_number_past_64_bits_the_rules_do_not_read_is_not_stored_and_every_pro
     stored = assert_log_is_whole(game.pk)
     read = {"type": "hint"}
     assert Move.objects.get(game=stored, seq=stored.version).action == read
-    assert [m["moves"] for m in heard] == [[["ann", read, T + 10, False]]]
+    assert [m["moves"] for m in heard] == [[["ann", read, T + 10, True]]]
     if scaled_backend():  # nothing msgpack cannot carry: the others follow by the moves
         assert [(m["version"], m["moves"]) for m in there] == [
-            (result.game.version, [["ann", read, T + 10, False]])
+            (result.game.version, [["ann", read, T + 10, True]])
         ]
 
 

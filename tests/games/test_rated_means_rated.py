@@ -16,6 +16,7 @@ from games.errors import Forbidden, RuleError
 from games.models import Game, Player, Rating, RatingChange
 from games.option_rules import option_rules
 from games.rules import get_rules
+from tests.games.conftest import start_and_deal
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "correct horse battery"
@@ -134,10 +135,13 @@ def test_a_hint_unrates_the_table_for_everyone_and_nothing_calls_it_rated(client
         kind="set", options={"rules": "classic", "attributes": 3}, rated=True, is_open=True
     )
     seats = [services.game_join(game_id=game.pk, player=p) for p in (ann, bob)]
+    dealt = start_and_deal(game.pk)
     before = client.get(f"/api/games/{game.pk}/").json()
     assert (before["rated"], before["unrated"]) == (True, None)
     # Bob takes a hint and finds no set with it: the table is unrated all the same.
-    hinted = services.move_submit(game_id=game.pk, seat=seats[1], action={"type": "hint"})
+    hinted = services.move_submit(
+        game_id=game.pk, seat=seats[1], action={"type": "hint"}, now=dealt + 1
+    )
     assert hinted.event  # the others are told
     after = client.get(f"/api/games/{game.pk}/").json()
     assert (after["rated"], after["unrated"]) == (False, "bob took a hint.")
@@ -156,7 +160,7 @@ def test_a_hint_unrates_the_table_for_everyone_and_nothing_calls_it_rated(client
         game.refresh_from_db()
         if game.status == Game.Status.OVER:
             break
-        claim(game, seats[0], 1000 * (turn + 1))
+        claim(game, seats[0], dealt + 1000 * (turn + 1))
     assert game.status == Game.Status.OVER
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
     assert client.get(f"/api/games/{game.pk}/").json()["rated"] is False
@@ -168,9 +172,8 @@ def test_a_hint_unrates_the_table_for_everyone_and_nothing_calls_it_rated(client
 
 def test_a_rated_table_where_only_one_played_says_why_it_did_not_rate(client):
     ann = account("ann")
-    game = services.game_create(
-        kind="set", options={"rules": "classic", "attributes": 3}, rated=True, is_open=True
-    )
+    options = {"rules": "classic", "attributes": 3, "start": "now"}  # dealt at its first join
+    game = services.game_create(kind="set", options=options, rated=True, is_open=True)
     seat = services.game_join(game_id=game.pk, player=ann)
     for turn in range(40):
         game.refresh_from_db()

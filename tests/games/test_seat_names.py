@@ -25,7 +25,10 @@ def test_a_second_seat_whose_name_looks_like_a_seated_one_is_a_409(client, first
     assert post(client, f"/api/games/{game['id']}/join", {"name": first}).status_code == 201
     refused = post(client, f"/api/games/{game['id']}/join", {"name": second})
     assert refused.status_code == 409
-    assert refused.json() == {"detail": f"The name {second!r} is taken at this game."}
+    assert refused.json() == {
+        "detail": f"The name {second!r} is taken at this game.",
+        "code": "name_taken",
+    }
     assert list(Seat.objects.filter(game_id=game["id"]).values_list("name", flat=True)) == [first]
 
 

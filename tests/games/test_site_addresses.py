@@ -55,7 +55,9 @@ def test_a_form_sent_without_the_slash_is_redirected_with_its_method(settings, d
 
 
 def test_addresses_that_answer_without_a_slash_are_not_redirected(client):
-    assert client.post("/play/new", {}).status_code == 400  # the form's own answer
+    # The form's own answer: back to the lobby, which says what is wrong (never a slash's 308).
+    refused = client.post("/play/new", {})
+    assert refused.status_code == 302 and refused["Location"] == "/#new-table"
     assert client.get("/u/nobody").status_code == 404  # a profile's address has no slash
 
 

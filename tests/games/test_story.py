@@ -4,6 +4,7 @@ the chat, the same for every reload, a hint's card its seat's alone while the ga
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 
 from cards.engine.card import parse_card
@@ -131,9 +132,17 @@ def test_a_hint_is_told_to_everyone_but_its_card_only_to_its_seat_until_the_end(
 
 
 def test_a_hint_at_a_rated_table_says_it_makes_the_game_unrated():
-    options = {**DEALT_AT_ONCE, "start": "wait"}
+    options = {"rules": "classic", "start": "wait"}  # rated: the whole deck
     game = services.game_create(kind="set", options=options, is_open=True, rated=True, now=T)
-    ann, bob = seated(game, "ann"), seated(game, "bob")
+    # A rated table seats accounts only.
+    users = get_user_model().objects
+    ann, bob = (
+        services.game_join(
+            game_id=game.pk,
+            player=Player.objects.create(name=name, user=users.create_user(name, password="pw-1x")),
+        )
+        for name in ("ann", "bob")
+    )
     services.move_submit(game_id=game.pk, seat=ann, action={"type": "start"}, now=T)
     services.game_tick(game_id=game.pk, now=T + 10_000)
     services.move_submit(game_id=game.pk, seat=bob, action={"type": "hint"}, now=T + 10_000)

@@ -134,7 +134,10 @@ def test_names_at_a_waiting_table_are_compared_case_folded(client, first, second
     assert post(client, f"/api/games/{game['id']}/join", {"name": first}).status_code == 201
     refused = post(client, f"/api/games/{game['id']}/join", {"name": second})
     assert refused.status_code == 409
-    assert refused.json() == {"detail": f"The name {second!r} is taken at this game."}
+    assert refused.json() == {
+        "detail": f"The name {second!r} is taken at this game.",
+        "code": "name_taken",
+    }
 
 
 @pytest.mark.django_db(transaction=True)
