@@ -26,8 +26,17 @@ E2E = [
         not CHROMIUM.exists(),
         reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)",
     ),
-    pytest.mark.xdist_group("browser"),
 ]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Each browser test module runs on one xdist worker (its browser and live server are its
+    own), and the modules spread over the workers: `--dist loadgroup` keeps a group together."""
+    here = Path(__file__).parent
+    for item in items:
+        if item.path.parent == here:
+            item.add_marker(pytest.mark.xdist_group(f"browser-{item.path.stem}"))
 
 
 @pytest.fixture(scope="module")

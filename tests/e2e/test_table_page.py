@@ -40,7 +40,8 @@ def seat(browser, server, game_id: int, name: str, viewport=LAPTOP) -> Person:
     person.goto(f"/play/{game_id}/?join=1")
     person.page.fill("#name-input", name)
     person.page.click("#name-form button[type=submit]")
-    person.page.wait_for_selector(f"#scores li[data-player='{name}'] .badge-you")
+    # A first join may deal a puzzle (its sets counted): allow a loaded machine its time.
+    person.page.wait_for_selector(f"#scores li[data-player='{name}'] .badge-you", timeout=20000)
     person.wait_live()
     return person
 
