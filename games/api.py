@@ -213,6 +213,15 @@ class GameListView(APIView):
         return Response(create_game(request.data, client), status=status.HTTP_201_CREATED)
 
 
+def _read_now(request, game_id: int):
+    """The game as it is now, for a reader who may reach it: its head (deadlines due applied),
+    the reader's seat (None: a watcher), its row, and the time it was read at."""
+    check_reach(request, selectors.game_row(game_id))
+    now = services.now_ms()
+    head = services.game_fresh(game_id, now)
+    return head, _optional_seat(request, head), selectors.game_row(head.pk), now
+
+
 class GameDetailView(APIView):
     authentication_classes = AUTH
 
@@ -224,11 +233,7 @@ class GameDetailView(APIView):
         responses={200: s.GameDetailOut, **NOT_FOUND},
     )
     def get(self, request, game_id: int):
-        check_reach(request, selectors.game_row(game_id))
-        now = services.now_ms()
-        head = services.game_fresh(game_id, now)
-        seat = _optional_seat(request, head)
-        game = selectors.game_row(head.pk)
+        head, seat, game, now = _read_now(request, game_id)
         body = selectors.game_summary(game)
         body["view"] = selectors.game_view(head, seat_name=seat.name if seat else None, now=now)
         body["seat"] = next((s for s in body["seats"] if seat and s["number"] == seat.number), None)
@@ -523,11 +528,7 @@ class StoryView(APIView):
         responses={200: s.StoryOut, **NOT_FOUND},
     )
     def get(self, request, game_id: int):
-        check_reach(request, selectors.game_row(game_id))
-        now = services.now_ms()
-        head = services.game_fresh(game_id, now)
-        seat = _optional_seat(request, head)
-        game = selectors.game_row(head.pk)
+        head, seat, game, _now = _read_now(request, game_id)
         viewer = seat.name if seat is not None else None
         body = story.game_story(game, state=head.state, version=head.version, viewer=viewer)
         return Response(body)
