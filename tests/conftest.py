@@ -204,6 +204,23 @@ def _fresh_state_cache(settings):
     store.close_all()
 
 
+@pytest.fixture(autouse=True)
+def _rate_windows_not_crossed(monkeypatch):
+    """Rate limits count in fixed windows (games.limits): a test's counts run on a clock that
+    starts at the top of an hour and moves with real time, so no test crosses a window's end (an
+    hour's, a minute's) between its requests; a run near xx:59 would otherwise see its counts
+    reset mid-test. Tests of the windows set their own clock on top of this one."""
+    import types
+
+    from games import limits
+
+    started = time.time()
+    top = (started // 3600 + 1) * 3600
+    monkeypatch.setattr(
+        limits, "time", types.SimpleNamespace(time=lambda: top + time.time() - started)
+    )
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup):
     """pytest-django's test database, and before it is dropped the game-database threads'

@@ -80,7 +80,9 @@ def test_the_board_and_the_palette_fit_one_screen_at_each_move(browser, server, 
             assert page.inner_text("#message") == "Choose a piece first."
         view = my_view(person, game_id)
         piece, _perm = choose_a_piece_that_fits(page, view)
-        assert page.inner_text("#message") == ""  # a piece chosen: that note is done
+        # A piece chosen: "Choose a piece first." is done; a note of this player's own last
+        # move ("... you move again") stays until the next move.
+        assert page.inner_text("#message") == message
         assert_in_view(page, viewport)
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         if size == "phone":
