@@ -541,5 +541,6 @@ def _follow(message: dict) -> None:
             message.get("is_default", head.is_default),
             message.get("has_computers", head.has_computers),
             head.link_key,
+            head.rated,
         )
     )

@@ -223,6 +223,7 @@ def insert(game: NewGame):
         game.state,
         game.is_default,
         link_key=game.link_key,
+        rated=game.rated,
     )
     yield store.Announce((head, None))
     yield store.Announce(LOBBY_NEWS)
@@ -366,21 +367,24 @@ def join(
     def plan(head, seats):
         if head.link_key and not reached and not keys_match(key, head.link_key):
             raise NotFound(f"There is no game with id {game_id}.")
-        rated, user_id, seated_users = seating[0]
-        if rated:
+        if head.rated:
+            _, user_id, seated_users = seating[0] if seating else (True, None, ())
             refused = ratings.seat_refusal(
                 user_id=user_id, is_computer=False, seated_users=seated_users
             )
             if refused is not None:
                 raise Forbidden(refused)
         # A rated game is joined only until it starts (planning.plan_join).
-        change = plan_join(head, seats, name=name, now=now, player_id=player_id, rated=rated)
+        change = plan_join(head, seats, name=name, now=now, player_id=player_id, rated=head.rated)
         change.new_seat.credential = credential
-        return change, rated  # the Written's value: whether the table was created rated
+        return change, head.rated  # the Written's value: whether the table was created rated
 
     def job():
-        # A table created rated seats accounts only (games.ratings): whose the player is.
-        seating.append((yield store.ReadSeating(game_id, player_id)))
+        # A table created rated seats accounts only, each once (games.ratings): whose a known
+        # player is, and which accounts sit there (a guest's join reads nothing more: the head
+        # says whether the table is rated).
+        if player_id is not None:
+            seating.append((yield store.ReadSeating(game_id, player_id)))
         return (yield from commit(game_id, plan, seats=True, now=now))
 
     counted = (("joins", client),) if client is not None else ()

@@ -31,6 +31,7 @@ class TableHead:
     is_default: bool = False
     has_computers: bool = False
     link_key: str = ""  # a private game's key ("" for a game anyone may see)
+    rated: bool = False  # created rated (never changes: games.ratings)
 
 
 def head_of(game: Game, state: dict | None = None) -> TableHead:
@@ -46,6 +47,7 @@ def head_of(game: Game, state: dict | None = None) -> TableHead:
         game.is_default,
         game.has_computers,
         game.link_key,
+        game.rated,
     )
 
 
@@ -59,12 +61,15 @@ HEAD_COLUMNS = (
     "is_default",
     "has_computers",
     "link_key",
+    "rated",
 )
 
 
 def head_from_row(row, state: dict) -> TableHead:
     """A head from a row of HEAD_COLUMNS (SQLite gives its booleans as integers)."""
-    pk, kind, is_open, status, version, deadline_ms, is_default, has_computers, link_key = row
+    pk, kind, is_open, status, version, deadline_ms, is_default, has_computers, link_key, rated = (
+        row
+    )
     return TableHead(
         pk,
         kind,
@@ -76,6 +81,7 @@ def head_from_row(row, state: dict) -> TableHead:
         bool(is_default),
         bool(has_computers),
         link_key,
+        bool(rated),
     )
 
 
