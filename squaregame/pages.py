@@ -109,7 +109,11 @@ def _row(game: Game, player: Player | None, rated: dict[int, dict]) -> dict:
         winners = [
             names[seat - 1] for seat in game.state["game"]["winners"] if seat - 1 < len(names)
         ]
+    # As the Set lobby says it: rated while it still rates, else why not (one judge).
+    is_rated, unrated = selectors.rated_now(game)
     return {
+        "rated": is_rated,
+        "unrated": unrated,
         "game": game,
         "players": game.options.get("players"),
         "seats": seats,

@@ -262,10 +262,20 @@ def test_a_hint_at_a_rated_table_asks_first_and_says_it_makes_the_game_unrated(b
     page.click("#hint-btn")
     page.click("#hint-no")
     assert page.locator("#board .card.hinted").count() == 0
+    watcher = Person(browser, server)
+    watcher.goto(f"/play/{game_id}/")
+    watcher.page.wait_for_selector("#rated-note:not(.unrated)")
     page.click("#hint-btn")
     page.click("#hint-yes")
     page.wait_for_selector("#board .card.hinted")
     assert page.locator("#hint-ask").is_hidden()
+    # The note under the players says it live, to the player and to a watcher, without a reload.
+    for who in (person, watcher):
+        who.page.wait_for_selector("#rated-note.unrated")
+        assert who.page.inner_text("#rated-note") == (
+            "Not rated: Hana took a hint. It moves no rating."
+        )
+    watcher.close()
     person.close()
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.models import Game
+from games.models import Game, Player
 
 pytestmark = pytest.mark.django_db
 FORM = {"players": "2", "computers": "0", "speed": "fast"}
@@ -39,3 +39,24 @@ def test_a_guest_sees_no_box_and_its_rated_post_makes_an_unrated_game(client):
     game = Game.objects.get()
     assert not game.rated
     assert "A rated game" not in client.get(made.url).content.decode()
+
+
+def _lobby_row(client, game_id: int) -> str:
+    page = client.get("/square/").content.decode()
+    link = page.index(f"/square/{game_id}/")
+    return page[page.rindex("<tr", 0, link) : page.index("</tr>", link)]
+
+
+def test_the_lobby_marks_a_rated_game_rated_while_it_rates_and_unrated_with_why(client):
+    get_user_model().objects.create_user("ann", password="correct horse battery")
+    client.login(username="ann", password="correct horse battery")
+    client.post("/square/", {**FORM, "name": "ann", "rated": "on"})
+    game = Game.objects.get()
+    assert 'badge-rated">rated' in _lobby_row(client, game.pk)
+    # A seat with no account (a row stored before rated tables refused guests): the lobby says
+    # the game does not rate, and why, as its page and the API do, not what was stored.
+    guest = Player.objects.create(name="gus")
+    game.seats.create(player=guest, number=2, name="gus", token="t" * 20)
+    row = _lobby_row(client, game.pk)
+    assert "badge-rated" not in row
+    assert 'title="gus has no account: a rated game seats accounts only.">unrated' in row

@@ -40,3 +40,18 @@ export function renderRatings(list, ratings) {
     });
   list.replaceChildren(...items);
 }
+
+/** The sentence under a rated game's players (templates/partials/seat_ratings.html): rated, or
+ * not rated and why (`unrated`, the game JSON's: "Tim took a hint."). */
+export function ratedNote(unrated) {
+  return unrated
+    ? `Not rated: ${unrated} It moves no rating.`
+    : "A rated game: it moves the accounts' ratings when it ends. A hint taken makes it unrated.";
+}
+
+/** Say again whether a rated game still rates, from its JSON (`rated`, `unrated`). */
+export function renderRatedNote(note, game) {
+  if (!note || !game || !game.rated) return;
+  note.textContent = ratedNote(game.unrated);
+  note.classList.toggle("unrated", !!game.unrated);
+}

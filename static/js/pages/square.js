@@ -16,7 +16,7 @@
 import {request, useCsrfToken} from "../lib/api.js";
 import {mountChat} from "../lib/chat.js";
 import {plural} from "../lib/format.js";
-import {renderRatings} from "../lib/ratings.js";
+import {renderRatedNote, renderRatings} from "../lib/ratings.js";
 import {Presence} from "../lib/presence.js";
 import {GameSocket, showStatus} from "../lib/socket.js";
 import {
@@ -475,6 +475,7 @@ function start(root) {
       (reply.data.seats || []).filter((seat) => seat.guest).map((seat) => seat.name),
     );
     renderRatings(document.getElementById("seat-ratings"), reply.data.ratings);
+    renderRatedNote(document.getElementById("rated-note"), reply.data);
     render();
   }
 

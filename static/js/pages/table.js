@@ -19,7 +19,7 @@ import {cardRow, cells, onLayoutChange, render as drawBoard} from "../lib/board.
 import {deck} from "../lib/cards.js";
 import {mountChat} from "../lib/chat.js";
 import {chooseKeyboardLayout, colorBlind, keyboardLayout} from "../lib/prefs.js";
-import {renderRatings} from "../lib/ratings.js";
+import {renderRatedNote, renderRatings} from "../lib/ratings.js";
 import {Presence} from "../lib/presence.js";
 import {play, soundFor} from "../lib/sound.js";
 import {renderScores} from "../lib/scores.js";
@@ -241,6 +241,7 @@ async function refreshSeats() {
   const reply = await request("GET", cfg.api_url);
   if (!reply.ok || !reply.data.seats) return;
   renderRatings($("seat-ratings"), reply.data.ratings);
+  renderRatedNote($("rated-note"), reply.data);
   update(
     withState(state, {
       computers: reply.data.seats.filter((s) => s.is_computer).map((s) => s.name),
@@ -527,7 +528,10 @@ const socket = new GameSocket(cfg.ws_url, {
   },
   // A new game of this table's players: a player plays again, a spectator may watch or join.
   story: (message) => {
-    if (Array.isArray(message.entries)) tellStory(message.entries);
+    if (!Array.isArray(message.entries)) return;
+    tellStory(message.entries);
+    // A hint taken makes a rated game unrated for everyone: the note under the players says so.
+    if (cfg.rated && message.entries.some((entry) => entry.type === "hint")) refreshSeats();
   },
   rematch: (message) => update(withState(state, {next: {url: message.url, by: message.by}})),
 });
