@@ -241,3 +241,9 @@ test("presence: a socket open is here, a socket closed is away, a program withou
   assert.equal(presence.of("ada", {present: ["ada"]}), "away"); // she closed her page
   assert.equal(presence.of("bob", view), "here");
 });
+
+test("the rated note says a game created rated still rates, or why it does not", async () => {
+  const {ratedNote} = await import("../../static/js/lib/ratings.js");
+  assert.match(ratedNote(null), /^A rated game: it moves the accounts' ratings/);
+  assert.equal(ratedNote("Hana took a hint."), "Not rated: Hana took a hint. It moves no rating.");
+});

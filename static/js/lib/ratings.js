@@ -49,9 +49,10 @@ export function ratedNote(unrated) {
     : "A rated game: it moves the accounts' ratings when it ends. A hint taken makes it unrated.";
 }
 
-/** Say again whether a rated game still rates, from its JSON (`rated`, `unrated`). */
+/** Say again whether a game created rated still rates, from its JSON (`rated`: it still
+ * does; `unrated`: why it does not). */
 export function renderRatedNote(note, game) {
-  if (!note || !game || !game.rated) return;
+  if (!note || !game || !(game.rated || game.unrated)) return;
   note.textContent = ratedNote(game.unrated);
   note.classList.toggle("unrated", !!game.unrated);
 }
