@@ -243,6 +243,10 @@ def pytest_configure(config):
     django_settings.RATE_LIMIT_LOGINS = "off"
     django_settings.RATE_LIMIT_ACCOUNT_LOGINS = "off"
     django_settings.RATE_LIMIT_SIGNUPS = "off"
+    # Passwords hashed in the test process with a fast hasher, as Django's testing docs advise
+    # (PBKDF2 takes a quarter second a password here: a hundred accounts took half a minute).
+    # The servers the tests start hash as the product does.
+    django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Test processes share one Redis but not one database: each gets keys of its own.
     prefix = f"test-{os.getpid()}"
     for layer in django_settings.CHANNEL_LAYERS.values():

@@ -17,6 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
+# How long a step may take before a test fails: generous, for the suite on PostgreSQL and Redis
+# runs a browser, servers and the database on 2 cores at once (a click then took 8 s at times).
+WAIT_MS = 15_000
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 # Marks for every browser test module: one live server and one browser, on one xdist worker.
@@ -57,7 +60,7 @@ def watched_page(browser, viewport=DESKTOP) -> Iterator[tuple[object, list[str]]
     """A page in a context of its own, and the console errors and script errors it shows (a
     policy violation is one); the context is closed after."""
     context = browser.new_context(viewport=viewport)
-    context.set_default_timeout(8000)
+    context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)

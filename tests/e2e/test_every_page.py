@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from tests.e2e.conftest import DESKTOP, E2E
+from tests.e2e.conftest import DESKTOP, E2E, WAIT_MS
 
 pytestmark = E2E
 
@@ -44,7 +44,7 @@ def site(browser, server):
         "get_user_model().objects.create_superuser('root', password='x' * 12)"
     )
     context = browser.new_context(viewport=DESKTOP)
-    context.set_default_timeout(8000)
+    context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     # What a document of the site with no script has (a secure context gets more than about:blank).
     page.goto(server.url + "/healthz")

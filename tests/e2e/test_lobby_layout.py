@@ -41,11 +41,9 @@ def shoot(page, name: str) -> None:
 
 def wait_for_focus(page, element_id: str) -> None:
     """Wait until the element `element_id` has the focus (the page moves it once loaded)."""
-    for _ in range(50):
-        if page.evaluate("() => document.activeElement.id") == element_id:
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"#{element_id} never had the focus")
+    page.wait_for_function(
+        "id => document.activeElement && document.activeElement.id === id", arg=element_id
+    )
 
 
 def box(page, selector: str) -> dict:

@@ -16,7 +16,7 @@ import pytest
 
 from cards.engine.card import parse_card
 from cards.engine.rules import is_set
-from tests.e2e.conftest import ARTIFACTS, DESKTOP, E2E, PHONE
+from tests.e2e.conftest import ARTIFACTS, DESKTOP, E2E, PHONE, WAIT_MS
 
 pytestmark = E2E
 
@@ -27,7 +27,7 @@ class Person:
     def __init__(self, browser, server, viewport=DESKTOP):
         self.server = server
         self.context = browser.new_context(viewport=viewport)
-        self.context.set_default_timeout(8000)
+        self.context.set_default_timeout(WAIT_MS)
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))

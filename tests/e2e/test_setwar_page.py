@@ -13,7 +13,7 @@ import re
 import pytest
 
 from cards.engine.setwar import play_setwar, shuffled_deck
-from tests.e2e.conftest import ARTIFACTS, DESKTOP, E2E, PHONE
+from tests.e2e.conftest import ARTIFACTS, DESKTOP, E2E, PHONE, WAIT_MS
 
 pytestmark = E2E
 
@@ -35,7 +35,7 @@ def visit(browser, server):
 
     def open_page(path: str, viewport=DESKTOP):
         context = browser.new_context(viewport=viewport)
-        context.set_default_timeout(8000)
+        context.set_default_timeout(WAIT_MS)
         page = context.new_page()
         pages.append(page)
         page.on("pageerror", lambda error: errors.append(str(error)))

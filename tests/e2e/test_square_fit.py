@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import E2E, PHONE
+from tests.e2e.conftest import E2E, PHONE, WAIT_MS
 from tests.e2e.test_set_pages import Person
 from tests.e2e.test_square_page import my_view, start_game
 
@@ -110,7 +110,7 @@ def test_the_board_and_the_palette_fit_one_screen_at_each_move(browser, server, 
 
 def test_on_a_touch_screen_a_touch_in_a_dots_ring_shows_then_places_that_placement(browser, server):
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    context.set_default_timeout(8000)
+    context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
