@@ -11,6 +11,8 @@
 # setgames-<database>-<YYYYmmddTHHMMSSZ>.dump, so a file with that name is always complete.
 # Exits 1 with one line on standard error when anything fails; prints the file written.
 set -euo pipefail
+# A dump holds every account's password hash and session: only its owner reads it.
+umask 077
 
 PROGRAM=backup.sh
 usage() {
@@ -51,7 +53,7 @@ fi
 database="${database:-${PGDATABASE:-${PGUSER:-$(id -un)}}}"
 label="$(printf '%s' "$database" | tr -c 'A-Za-z0-9._-' '_')"
 
-mkdir -p -- "$dir" 2>/dev/null || fail "cannot create the backup folder $dir"
+mkdir -p -m 700 -- "$dir" 2>/dev/null || fail "cannot create the backup folder $dir"
 [ -w "$dir" ] || fail "cannot write to the backup folder $dir"
 
 stamp="$(date -u +%Y%m%dT%H%M%SZ)"

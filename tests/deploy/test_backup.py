@@ -99,6 +99,7 @@ def test_a_restored_backup_holds_every_game_and_each_replays_and_plays_on(tmp_pa
     dump = Path(backup.stdout.strip())
     assert re.fullmatch(rf"setgames-{site}-\d{{8}}T\d{{6}}Z\.dump", dump.name)
     assert [path.name for path in dump.parent.iterdir()] == [dump.name]  # no temporary left
+    assert dump.stat().st_mode & 0o077 == 0  # password hashes and sessions: the owner's only
 
     restore = run([RESTORE, dump, restored], url_of(site))
     assert restore.returncode == 0, restore.stderr
