@@ -5,9 +5,9 @@ Run `python bench/bench_backup.py` (or `make bench`) with a PostgreSQL at DATABA
 databases). It creates a database of its own, migrates it, plays `--games` games to their end
 through the services (four in ten Set classic tables of one player, three Square Games of two,
 three Set War games of two), then runs backup.sh and restore.sh (each into a new database)
-`--runs` times and prints the median and fastest wall times, the sizes of the database and of
-the dump. Every database it made is dropped at the end. Without a PostgreSQL it says so and
-exits 0.
+`--runs` times and prints the median and fastest wall times, the sizes of the database, of
+the dump and of a restored database. Every database it made is dropped at the end. Without a
+PostgreSQL it says so and exits 0.
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def main(argv: list[str]) -> int:
         )
         (size,), *_ = sql(server, f"SELECT pg_database_size('{site}')")
 
-        backups, restores, dump_size = [], [], 0
+        backups, restores, dump_size, restored_size = [], [], 0, 0
         with tempfile.TemporaryDirectory() as folder:
             for _ in range(args.runs):
                 seconds, path = timed([ROOT / "deploy" / "backup.sh", folder], env)
@@ -150,6 +150,7 @@ def main(argv: list[str]) -> int:
                 made.append(restored)
                 seconds, _name = timed([ROOT / "deploy" / "restore.sh", path, restored], env)
                 restores.append(seconds)
+                (restored_size,), *_ = sql(server, f"SELECT pg_database_size('{restored}')")
                 time.sleep(1.1)  # backup.sh names its dumps by the second
     finally:
         for name in made:
@@ -157,7 +158,8 @@ def main(argv: list[str]) -> int:
 
     print(
         f"\n{games} games, {moves} moves; database {size / 2**20:.1f} MiB, "
-        f"dump (pg_dump -Fc) {dump_size / 2**20:.1f} MiB"
+        f"dump (pg_dump -Fc) {dump_size / 2**20:.1f} MiB, "
+        f"restored database {restored_size / 2**20:.1f} MiB"
     )
     print(f"{'':10} {'median s':>9} {'fastest s':>10}   ({args.runs} runs, wall time)")
     for label, times in (("backup.sh", backups), ("restore.sh", restores)):
