@@ -52,18 +52,18 @@ if is_url "$target"; then
     name="${target%%\?*}"
     name="${name#*://}"
     [[ "$name" == */* ]] && name="${name##*/}" || name=""
-    [ -n "$name" ] || fail "the URL $target names no database"
+    [ -n "$name" ] || fail "the target URL names no database"
     target_url="$target"
-    server=(--maintenance-db="$(with_database "$target" postgres)")
+    maintenance="$(with_database "$target" postgres)"
 else
     name="$target"
     if [ -n "${DATABASE_URL:-}" ]; then
         is_url "$DATABASE_URL" || fail "DATABASE_URL is not a PostgreSQL URL (postgres://...)"
         target_url="$(with_database "$DATABASE_URL" "$name")"
-        server=(--maintenance-db="$(with_database "$DATABASE_URL" postgres)")
+        maintenance="$(with_database "$DATABASE_URL" postgres)"
     else
         target_url="$name"
-        server=()
+        maintenance=postgres
     fi
 fi
 [[ "$name" =~ ^[A-Za-z0-9_][A-Za-z0-9_-]*$ ]] ||
@@ -76,22 +76,24 @@ pg_restore --list "$dump" >/dev/null 2>"$errors" ||
     fail "$dump is not a dump of pg_dump -Fc: $(first_line "$errors")"
 
 # --no-password everywhere: fail at once rather than wait for a password nobody will type.
-sql() { psql --no-password --no-psqlrc --quiet --tuples-only --no-align --dbname="$target_url" "$@"; }
+sql() { psql --no-password --no-psqlrc --quiet --tuples-only --no-align "$@"; }
 
-if sql --command='SELECT 1' >/dev/null 2>"$errors"; then
-    tables="$(sql --command="SELECT count(*) FROM pg_class c JOIN pg_namespace n
-        ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
+# The server's own database ("postgres") says whether the target exists; psql quotes the name.
+exists="$(sql --dbname="$maintenance" --set=name="$name" 2>"$errors" <<<"SELECT count(*)
+    FROM pg_database WHERE datname = :'name'")" ||
+    fail "cannot connect to the server of database $name: $(first_line "$errors")"
+if [ "$exists" -gt 0 ]; then
+    tables="$(sql --dbname="$target_url" --command="SELECT count(*) FROM pg_class c
+        JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
         AND n.nspname NOT IN ('pg_catalog', 'information_schema')
         AND n.nspname NOT LIKE 'pg\_toast%' AND n.nspname NOT LIKE 'pg\_temp%'" 2>"$errors")" ||
         fail "cannot read database $name: $(first_line "$errors")"
     if [ "$tables" -gt 0 ] && [ "$force" -eq 0 ]; then
         fail "database $name is not empty ($tables tables, views or sequences): restore into a new database, or pass --force to replace its objects with the dump's"
     fi
-elif grep -q 'does not exist' "$errors"; then
-    createdb --no-password "${server[@]}" "$name" 2>"$errors" ||
-        fail "cannot create database $name: $(first_line "$errors")"
 else
-    fail "cannot connect to database $name: $(first_line "$errors")"
+    createdb --no-password --maintenance-db="$maintenance" "$name" 2>"$errors" ||
+        fail "cannot create database $name: $(first_line "$errors")"
 fi
 
 clean=()
@@ -99,5 +101,6 @@ clean=()
 pg_restore --no-password --no-owner --no-acl --exit-on-error --single-transaction \
     "${clean[@]}" --dbname="$target_url" "$dump" 2>"$errors" ||
     fail "pg_restore into database $name failed, nothing was restored: $(first_line "$errors")"
-sql --command='ANALYZE' 2>"$errors" || fail "ANALYZE of database $name failed: $(first_line "$errors")"
+sql --dbname="$target_url" --command='ANALYZE' 2>"$errors" ||
+    fail "ANALYZE of database $name failed: $(first_line "$errors")"
 echo "$name"
