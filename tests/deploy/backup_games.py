@@ -75,7 +75,8 @@ def play() -> dict:
         return game.pk
 
     classic = {"start": "now", "rules": "classic"}
-    declare = {"start": "now", "rules": "declare"}
+    # A minute to pick after a declare: a loaded machine never runs the declarer out of time.
+    declare = {"start": "now", "rules": "declare", "declare_ms": 60_000}
     square = {"players": 2}
     for options, kind, names in (
         (classic, "set", ["ann"]),
