@@ -41,7 +41,7 @@ from cards.engine.protocol_text import (
     split_table,
 )
 from cards.rules import table_state
-from games import limits, planning, realtime, runtime, selectors, services
+from games import limits, metrics, planning, realtime, runtime, selectors, services
 from games.auth import ACCOUNT_NAME_TAKEN, is_account_name
 from games.errors import GameError, unavailable
 from games.middleware import allowed_host
@@ -422,6 +422,9 @@ class ProtocolApp:
         realtime.attach_loop()  # changes committed on threads are handed to this loop
         if scope["type"] != "http" or not PROTOCOL_PATH.match(scope.get("path", "")):
             return await self.inner(scope, receive, send)
+        # Counted under the URL pattern of Django's for the same path (config/urls.py).
+        path = "/scores" if scope["path"].startswith("/scores") else "/look"
+        metrics.name_route(metrics.route_of(path), "protocol")
         if not allowed_host(scope):
             result = Reply("Bad Host header.\n", 400)
         elif scope["method"] not in ("GET", "HEAD"):

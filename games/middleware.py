@@ -11,6 +11,7 @@ from django.http.request import split_domain_port, validate_host
 from django.middleware import common
 from django.utils.http import escape_leading_slashes
 
+from games import metrics
 from games.errors import outage_response, unavailable
 
 
@@ -58,6 +59,21 @@ class RunMiddlewareInOneThread:
 
     def __call__(self, request):
         return self.get_response(request)
+
+
+class RouteName:
+    """Say which URL pattern answered a request, for its metrics (games.metrics: a route, never
+    a path with its ids); a path that matched none is counted as "(unmatched)"."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        match = request.resolver_match
+        if match is not None:
+            metrics.name_route("/" + match.route)
+        return response
 
 
 class ServiceOutage:

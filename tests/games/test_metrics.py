@@ -1,0 +1,249 @@
+"""/metrics: Prometheus' text for the allowed addresses, the site's 404 for everyone else; what
+the server counts (requests by route, moves by kind and way in, rate-limit refusals, open
+sockets) and the JSON log lines of LOG_FORMAT=json."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+import uuid
+
+import pytest
+from asgiref.sync import async_to_sync
+from asgiref.testing import ApplicationCommunicator
+from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
+from django.utils.module_loading import import_string
+from prometheus_client import REGISTRY
+
+from config.asgi import application
+from games import metrics, services
+from games.models import Player
+from tests.conftest import ROOT
+from tests.games.conftest import EXAMPLE_DECK, SAME_ORIGIN
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+MOVES_ROUTE = "/api/games/<int:game_id>/moves"
+
+
+def asgi(method: str, path: str, *, client: str = "127.0.0.1", body: bytes = b"", headers=()):
+    """One HTTP request to the server's application from `client`, as daphne hands it over;
+    (status, headers, body) once the application has finished with it."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(b"host", b"testserver"), *headers],
+        "client": (client, 50000),
+        "server": ("testserver", 80),
+    }
+
+    async def run():
+        communicator = ApplicationCommunicator(application, scope)
+        await communicator.send_input({"type": "http.request", "body": body})
+        start = await communicator.receive_output(10)
+        chunks = []
+        while True:
+            message = await communicator.receive_output(10)
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        await communicator.wait(10)  # counted once the application is done
+        headers = {name.lower(): value for name, value in start["headers"]}
+        return start["status"], headers, b"".join(chunks)
+
+    return async_to_sync(run)()
+
+
+def sample(name: str, **labels) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+def json_post(path: str, data: dict, *, client: str = "127.0.0.1", token: str | None = None):
+    body = json.dumps(data).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if token:
+        headers.append((b"authorization", f"Token {token}".encode()))
+    return asgi("POST", path, client=client, body=body, headers=headers)
+
+
+def classic_table():
+    game = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic", "deck": EXAMPLE_DECK}, is_open=True
+    )
+    seat = services.game_join(game_id=game.pk, player=Player.objects.create(name="ann"))
+    game.refresh_from_db()
+    return game, seat
+
+
+# -- /metrics ----------------------------------------------------------------------------------
+
+
+def test_metrics_answer_prometheus_text_to_loopback():
+    for client in ("127.0.0.1", "::1"):
+        status, headers, body = asgi("GET", "/metrics", client=client)
+        assert status == 200
+        assert headers[b"content-type"].startswith(b"text/plain; version=")
+        text = body.decode()
+        assert "# TYPE http_requests_total counter" in text
+        assert "# TYPE games_moves_committed_total counter" in text
+        assert "process_cpu_seconds_total" in text  # the process's own, from the library
+
+
+def test_metrics_do_not_exist_for_other_addresses():
+    status, headers, body = asgi("GET", "/metrics", client="203.0.113.9")
+    unknown = asgi("GET", "/no-such-page", client="203.0.113.9")
+    assert status == 404 == unknown[0]
+    assert b"http_requests_total" not in body
+    assert headers[b"content-type"] == unknown[1][b"content-type"]  # the site's own 404 page
+
+
+def test_metrics_allowed_takes_addresses_and_networks(settings):
+    settings.METRICS_ALLOWED = ["10.0.0.0/8", "192.0.2.7"]
+    assert asgi("GET", "/metrics", client="10.20.30.40")[0] == 200
+    assert asgi("GET", "/metrics", client="192.0.2.7")[0] == 200
+    assert asgi("GET", "/metrics", client="192.0.2.8")[0] == 404
+    assert asgi("GET", "/metrics", client="127.0.0.1")[0] == 404
+
+
+# -- what is counted -----------------------------------------------------------------------------
+
+
+def test_a_move_over_the_api_is_counted_by_kind_way_in_and_route():
+    game, seat = classic_table()
+    moves = sample("games_moves_committed_total", kind="set", way="api")
+    requests = sample("http_requests_total", route=MOVES_ROUTE, method="POST", status="2xx")
+    timed = sample("http_request_duration_seconds_count", route=MOVES_ROUTE, method="POST")
+
+    claim = {"type": "claim", "cards": EXAMPLE_DECK[:3]}
+    status, _, body = json_post(f"/api/games/{game.pk}/moves", claim, token=seat.token)
+
+    assert status == 200
+    written = json.loads(body)["version"] - game.version
+    assert written >= 1
+    assert sample("games_moves_committed_total", kind="set", way="api") == moves + written
+    assert (
+        sample("http_requests_total", route=MOVES_ROUTE, method="POST", status="2xx")
+        == requests + 1
+    )
+    assert sample("http_request_duration_seconds_count", route=MOVES_ROUTE, method="POST") == (
+        timed + 1
+    )
+
+
+def test_requests_through_django_are_counted_by_their_url_pattern_never_their_path():
+    game, _ = classic_table()
+    route = "/api/games/<int:game_id>/"
+    before = sample("http_requests_total", route=route, method="GET", status="2xx")
+    unmatched = sample("http_requests_total", route="(unmatched)", method="GET", status="4xx")
+
+    assert asgi("GET", f"/api/games/{game.pk}/")[0] == 200
+    assert asgi("GET", f"/nothing-here-{game.pk}")[0] == 404
+
+    assert sample("http_requests_total", route=route, method="GET", status="2xx") == before + 1
+    assert (
+        sample("http_requests_total", route="(unmatched)", method="GET", status="4xx")
+        == unmatched + 1
+    )
+    _, _, text = asgi("GET", "/metrics")
+    assert f"/api/games/{game.pk}/" not in text.decode()
+
+
+def test_a_rate_limit_refusal_is_counted_by_scope(settings):
+    settings.RATE_LIMIT_JOINS = "1/hour"
+    client = f"client-{uuid.uuid4()}"
+    refused = sample("games_rate_limited_total", scope="joins")
+    statuses = [json_post("/api/games/", {"kind": "square"}, client=client)[0] for _ in range(3)]
+    assert 429 in statuses
+    assert sample("games_rate_limited_total", scope="joins") == refused + statuses.count(429)
+
+
+def test_a_socket_is_counted_open_and_its_moves_by_way_in():
+    async_to_sync(_a_socket_is_counted_open_and_its_moves_by_way_in)()
+
+
+async def _a_socket_is_counted_open_and_its_moves_by_way_in():
+    from asgiref.sync import sync_to_async
+
+    game, seat = await sync_to_async(classic_table)()
+    open_before = sample("games_websockets_open", consumer="game")
+    moves = sample("games_moves_committed_total", kind="set", way="socket")
+
+    socket = WebsocketCommunicator(
+        application, f"/ws/games/{game.pk}/?token={seat.token}", headers=SAME_ORIGIN
+    )
+    assert (await socket.connect())[0]
+    await socket.receive_json_from(timeout=5)
+    assert sample("games_websockets_open", consumer="game") == open_before + 1
+    await socket.send_json_to({"type": "claim", "cards": EXAMPLE_DECK[:3]})
+    reply = await socket.receive_json_from(timeout=5)
+    assert reply["type"] == "result"
+    written = reply["version"] - game.version
+    assert sample("games_moves_committed_total", kind="set", way="socket") == moves + written
+    await socket.disconnect()
+    assert sample("games_websockets_open", consumer="game") == open_before
+
+
+# -- the JSON log lines ---------------------------------------------------------------------------
+
+
+def json_lines(records) -> list[dict]:
+    """The records as LOG_FORMAT=json writes them (the formatter of config/settings.py)."""
+    options = dict(django_settings.LOGGING["formatters"]["json"])
+    formatter = import_string(options.pop("()"))(**options)
+    return [json.loads(formatter.format(record)) for record in records]
+
+
+def test_a_request_and_a_committed_move_each_write_a_json_line(caplog):
+    game, seat = classic_table()
+    caplog.set_level(logging.INFO, logger="games.requests")
+    caplog.set_level(logging.INFO, logger="games.moves")
+
+    claim = {"type": "claim", "cards": EXAMPLE_DECK[:3]}
+    status, _, body = json_post(f"/api/games/{game.pk}/moves", claim, token=seat.token)
+    assert status == 200
+
+    requests = json_lines(r for r in caplog.records if r.name == "games.requests")
+    moves = json_lines(r for r in caplog.records if r.name == "games.moves")
+    assert [(line["method"], line["route"], line["status"], line["way"]) for line in requests] == [
+        ("POST", MOVES_ROUTE, 200, "api")
+    ]
+    assert requests[0]["path"] == f"/api/games/{game.pk}/moves"
+    assert requests[0]["duration_ms"] > 0 and requests[0]["level"] == "INFO" and "time" in requests[0]
+    [move] = moves
+    assert (move["game"], move["kind"], move["way"]) == (game.pk, "set", "api")
+    assert move["version"] == json.loads(body)["version"]
+    assert move["duration_ms"] > 0 and move["moves"] >= 1 and move["retries"] == 0
+
+
+def test_log_format_json_logs_requests_and_moves_at_info_and_plain_does_not():
+    code = (
+        "import json, logging, django;"
+        "django.setup();"
+        "print(json.dumps([logging.getLogger(n).isEnabledFor(logging.INFO)"
+        " for n in ('games.requests', 'games.moves')]))"
+    )
+    seen = {}
+    for form in ("json", ""):
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_FORMAT": form}
+        env.pop("DJANGO_LOG_LEVEL", None)
+        done = subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        seen[form] = json.loads(done.stdout)
+    assert seen == {"json": [True, True], "": [False, False]}
+
+
+def test_route_labels_in_front_of_django_are_djangos_own():
+    assert metrics.route_of("/api/games/0/moves") == MOVES_ROUTE
+    assert metrics.route_of("/look") == metrics.route_of("/tables/3/pick/ann/1,2")
