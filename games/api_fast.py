@@ -75,7 +75,7 @@ class FastApiApp:
                     answer = game_error_answer(outage)
         if answer is None:
             return await self.inner(scope, _replay(body, more, receive), send)
-        metrics.name_route(metrics.route_of(_ROUTE_OF[route[0]]))
+        metrics.name_route(_route_name(scope["path"]))
         status, data, extra = answer
         content = runtime.json_bytes(data)
         headers = [
@@ -263,8 +263,12 @@ async def join(game_id: int, scope, body: bytes) -> tuple | None:
     return 201, join_answer(written, account_seats), {}
 
 
-# A path each of them answers, whose URL pattern (Django's) is their route in the metrics.
-_ROUTE_OF = {submit: "/api/games/0/moves", create: CREATE_PATH, join: "/api/games/0/join"}
+def _route_name(path: str) -> str:
+    """The route in the metrics of a request answered here: the URL pattern of the view that
+    would answer it (Django's, from a path of each of the three)."""
+    if MOVES_PATH.match(path):
+        return metrics.route_of("/api/games/0/moves")
+    return metrics.route_of(CREATE_PATH if path == CREATE_PATH else "/api/games/0/join")
 
 
 def _key(scope) -> str | None:

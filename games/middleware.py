@@ -69,11 +69,11 @@ class RouteName:
         self.get_response = get_response
 
     def __call__(self, request):
-        response = self.get_response(request)
-        match = request.resolver_match
-        if match is not None:
-            metrics.name_route("/" + match.route)
-        return response
+        return self.get_response(request)
+
+    def process_view(self, request, view, args, kwargs):
+        # Before the view, which may name its route more closely (the text protocol's).
+        metrics.name_route("/" + request.resolver_match.route)
 
 
 class ServiceOutage:

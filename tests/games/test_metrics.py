@@ -19,6 +19,7 @@ from django.conf import settings as django_settings
 from django.utils.module_loading import import_string
 from prometheus_client import REGISTRY
 
+from cards import protocol
 from config.asgi import application
 from games import metrics, services
 from games.models import Player
@@ -218,7 +219,8 @@ def test_a_request_and_a_committed_move_each_write_a_json_line(caplog):
         ("POST", MOVES_ROUTE, 200, "api")
     ]
     assert requests[0]["path"] == f"/api/games/{game.pk}/moves"
-    assert requests[0]["duration_ms"] > 0 and requests[0]["level"] == "INFO" and "time" in requests[0]
+    assert requests[0]["duration_ms"] > 0 and requests[0]["level"] == "INFO"
+    assert "time" in requests[0]
     [move] = moves
     assert (move["game"], move["kind"], move["way"]) == (game.pk, "set", "api")
     assert move["version"] == json.loads(body)["version"]
@@ -246,4 +248,32 @@ def test_log_format_json_logs_requests_and_moves_at_info_and_plain_does_not():
 
 def test_route_labels_in_front_of_django_are_djangos_own():
     assert metrics.route_of("/api/games/0/moves") == MOVES_ROUTE
-    assert metrics.route_of("/look") == metrics.route_of("/tables/3/pick/ann/1,2")
+
+
+@pytest.mark.parametrize(
+    ("path", "route"),
+    [
+        ("/look/ann", "/look"),
+        ("/tables/12/pick/ann/1,2", "/tables/<id>/pick"),
+        ("/tables/12/watch/bob", "/tables/<id>/watch"),
+        ("/scores", "/scores"),
+        ("/scoresheet", "/(protocol)"),
+        ("/tables/x", "/(protocol)"),
+    ],
+)
+def test_text_protocol_requests_are_counted_by_command_never_by_name(path, route):
+    assert protocol.route_name(path) == route
+
+
+def test_a_text_protocol_move_is_counted_by_its_way_in(example_table):
+    moves = sample("games_moves_committed_total", kind="set", way="protocol")
+    requests = sample(
+        "http_requests_total", route="/tables/<id>/declare", method="GET", status="2xx"
+    )
+    status, _, _ = asgi("GET", f"/tables/{example_table.pk}/declare/ann")
+    assert status == 200
+    assert sample("games_moves_committed_total", kind="set", way="protocol") >= moves + 1
+    assert (
+        sample("http_requests_total", route="/tables/<id>/declare", method="GET", status="2xx")
+        == requests + 1
+    )
