@@ -204,6 +204,28 @@ class ObservedHttp:
             observe_request(scope, served, status, time.perf_counter() - started)
 
 
+# Each series of the hot path, found once: the labels are few (routes, methods, status classes,
+# kinds, ways), and prometheus-client's own lookup takes a lock each time.
+@lru_cache(maxsize=4096)
+def _requests(route: str, method: str, hundreds: int):
+    return HTTP_REQUESTS.labels(route, method, f"{hundreds}xx" if hundreds else "aborted")
+
+
+@lru_cache(maxsize=4096)
+def _request_seconds(route: str, method: str):
+    return HTTP_SECONDS.labels(route, method)
+
+
+@lru_cache(maxsize=256)
+def _moves(kind: str, way: str):
+    return MOVES.labels(kind, way)
+
+
+@lru_cache(maxsize=64)
+def _commit_seconds(kind: str):
+    return COMMIT_SECONDS.labels(kind)
+
+
 def observe_request(scope, served: Served, status: int, seconds: float) -> None:
     """Count, time and log one HTTP request (status 0: the client went away before an answer)."""
     route = served.route
@@ -211,9 +233,8 @@ def observe_request(scope, served: Served, status: int, seconds: float) -> None:
         static = _static_prefix(settings.STATIC_URL)
         route = "static" if scope["path"].startswith(static) else "(unmatched)"
     method = scope["method"] if scope["method"] in METHODS else "other"
-    klass = f"{status // 100}xx" if status else "aborted"
-    HTTP_REQUESTS.labels(route, method, klass).inc()
-    HTTP_SECONDS.labels(route, method).observe(seconds)
+    _requests(route, method, status // 100 if status else 0).inc()
+    _request_seconds(route, method).observe(seconds)
     if request_log.isEnabledFor(logging.INFO):
         request_log.info(
             "%s %s %s %.1f ms",
@@ -251,8 +272,8 @@ class Committed:
 def committed(change: Committed) -> None:
     """Count and log a committed change, for the way in of the request that made it."""
     way = way_in()
-    MOVES.labels(change.kind, way).inc(change.moves)
-    COMMIT_SECONDS.labels(change.kind).observe(change.seconds)
+    _moves(change.kind, way).inc(change.moves)
+    _commit_seconds(change.kind).observe(change.seconds)
     if move_log.isEnabledFor(logging.INFO):
         move_log.info(
             "game %s at version %s: %s move(s) by %s in %.1f ms",
