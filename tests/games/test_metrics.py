@@ -4,6 +4,7 @@ sockets) and the JSON log lines of LOG_FORMAT=json."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -67,6 +68,17 @@ def asgi(method: str, path: str, *, client: str = "127.0.0.1", body: bytes = b""
 
 def sample(name: str, **labels) -> float:
     return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+async def eventually(condition, timeout: float = 10.0) -> bool:
+    """Whether `condition()` holds within `timeout` seconds (asked again as the loop runs)."""
+    loop = asyncio.get_running_loop()
+    ends = loop.time() + timeout
+    while not condition():
+        if loop.time() > ends:
+            return False
+        await asyncio.sleep(0.01)
+    return True
 
 
 def json_post(path: str, data: dict, *, client: str = "127.0.0.1", token: str | None = None):
@@ -168,30 +180,54 @@ def test_a_rate_limit_refusal_is_counted_by_scope(settings):
     assert sample("games_rate_limited_total", scope="joins") == refused + statuses.count(429)
 
 
-def test_a_socket_is_counted_open_and_its_moves_by_way_in():
-    async_to_sync(_a_socket_is_counted_open_and_its_moves_by_way_in)()
+def test_a_socket_is_counted_open_its_moves_by_way_in_and_its_push_timed():
+    async_to_sync(_a_socket_is_counted_open_its_moves_by_way_in_and_its_push_timed)()
 
 
-async def _a_socket_is_counted_open_and_its_moves_by_way_in():
+async def _a_socket_is_counted_open_its_moves_by_way_in_and_its_push_timed():
     from asgiref.sync import sync_to_async
 
     game, seat = await sync_to_async(classic_table)()
     open_before = sample("games_websockets_open", consumer="game")
     moves = sample("games_moves_committed_total", kind="set", way="socket")
 
+    fanned_out = sample("games_fanout_seconds_count")
+
     socket = WebsocketCommunicator(
         application, f"/ws/games/{game.pk}/?token={seat.token}", headers=SAME_ORIGIN
     )
-    assert (await socket.connect())[0]
-    await socket.receive_json_from(timeout=5)
-    assert sample("games_websockets_open", consumer="game") == open_before + 1
+    watcher = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=SAME_ORIGIN)
+    for each in (socket, watcher):
+        assert (await each.connect())[0]
+        await each.receive_json_from(timeout=5)
+    assert sample("games_websockets_open", consumer="game") == open_before + 2
     await socket.send_json_to({"type": "claim", "cards": EXAMPLE_DECK[:3]})
     reply = await socket.receive_json_from(timeout=5)
     assert reply["type"] == "result"
     written = reply["version"] - game.version
     assert sample("games_moves_committed_total", kind="set", way="socket") == moves + written
+    seen = await watcher.receive_json_from(timeout=5)  # the change, pushed to the watcher
+    assert seen["version"] == reply["version"]
+    # Timed once the frame is sent, which the watcher may hear first.
+    assert await eventually(lambda: sample("games_fanout_seconds_count") == fanned_out + 1)
     await socket.disconnect()
+    await watcher.disconnect()
     assert sample("games_websockets_open", consumer="game") == open_before
+
+
+def test_an_outage_is_counted_by_dependency():
+    from django.db import OperationalError
+    from redis.exceptions import ConnectionError as RedisDown
+
+    from games.errors import unavailable
+
+    database = sample("games_outages_total", dependency="database")
+    redis = sample("games_outages_total", dependency="redis")
+    assert unavailable(OperationalError("connection refused")).http_status == 503
+    assert unavailable(RedisDown("connection refused")).http_status == 503
+    assert unavailable(ValueError("a bug")) is None
+    assert sample("games_outages_total", dependency="database") == database + 1
+    assert sample("games_outages_total", dependency="redis") == redis + 1
 
 
 # -- the JSON log lines ---------------------------------------------------------------------------
