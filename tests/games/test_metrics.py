@@ -117,7 +117,15 @@ def test_metrics_do_not_exist_for_other_addresses():
     unknown = asgi("GET", "/no-such-page", client="203.0.113.9")
     assert status == 404 == unknown[0]
     assert b"http_requests_total" not in body
-    assert headers[b"content-type"] == unknown[1][b"content-type"]  # the site's own 404 page
+    # The site's own 404 page, as for any address nothing answers.
+    assert headers[b"content-type"] == unknown[1][b"content-type"]
+    assert b"Nothing here" in body
+
+
+def test_only_the_exact_path_is_metrics(client):
+    for path in ("/metrics/", "/metrics/x", "/api/metrics"):
+        assert asgi("GET", path)[0] == 404
+    assert client.get("/metrics").status_code == 404  # Django itself has no such page
 
 
 def test_metrics_allowed_takes_addresses_and_networks(settings):
