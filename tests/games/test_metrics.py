@@ -273,8 +273,8 @@ def test_a_request_and_a_committed_move_each_write_a_json_line(caplog):
 
 def test_log_format_json_logs_requests_and_moves_at_info_and_plain_does_not():
     code = (
-        "import json, logging, django;"
-        "django.setup();"
+        "import json, logging, logging.config, config.settings as s;"
+        "logging.config.dictConfig(s.LOGGING);"
         "print(json.dumps([logging.getLogger(n).isEnabledFor(logging.INFO)"
         " for n in ('games.requests', 'games.moves')]))"
     )
