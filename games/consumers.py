@@ -162,15 +162,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         except StopConsumer:
             pass
         finally:  # however the socket ends, it leaves its group
+            metrics.leave(way)
+            if self.counted:
+                metrics.WEBSOCKETS_OPEN.labels("game").dec()
             for reader in readers:
                 reader.cancel()
             for reader in readers:
                 with contextlib.suppress(asyncio.CancelledError):
                     await reader
             await self.leave()
-            if self.counted:
-                metrics.WEBSOCKETS_OPEN.labels("game").dec()
-            metrics.leave(way)
 
     async def dispatch(self, message: dict) -> None:
         """Run the message's handler. Channels' own dispatch first closes the database
