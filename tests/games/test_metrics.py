@@ -223,6 +223,37 @@ async def _a_socket_is_counted_open_its_moves_by_way_in_and_its_push_timed():
     assert sample("games_websockets_open", consumer="game") == open_before
 
 
+def test_a_write_that_finds_the_game_moved_on_is_counted_as_a_retry(monkeypatch, caplog):
+    """The one commit plans again when its write finds the game changed since it was read (on
+    PostgreSQL another process's write; here the store's first write is made to say so)."""
+    from games.store import postgres, sqlite
+    from games.store.base import WriteChange
+
+    game, seat = classic_table()
+    lost = []
+    for table in (sqlite._SQLITE, postgres._POSTGRES):
+        write = table[WriteChange]
+
+        def first_lost(ops, op, write=write):
+            if not lost:
+                lost.append(op)
+                return None  # as a write that found the game at another version
+            return write(ops, op)
+
+        monkeypatch.setitem(table, WriteChange, first_lost)
+    caplog.set_level(logging.INFO, logger="games.moves")
+    retries = sample("games_write_retries_total", kind="set")
+
+    result = services.move_submit(
+        game_id=game.pk, seat=seat, action={"type": "claim", "cards": EXAMPLE_DECK[:3]}
+    )
+
+    assert lost and result.game.version > game.version
+    assert sample("games_write_retries_total", kind="set") == retries + 1
+    [line] = json_lines(r for r in caplog.records if r.name == "games.moves")
+    assert (line["retries"], line["way"], line["version"]) == (1, "server", result.game.version)
+
+
 def test_an_outage_is_counted_by_dependency():
     from django.db import OperationalError
     from redis.exceptions import ConnectionError as RedisDown
