@@ -165,6 +165,26 @@ def metrics_allowed(scope) -> bool:
     return any(address in network for network in _networks(tuple(settings.METRICS_ALLOWED)))
 
 
+def check_settings(app_configs=None, **kwargs) -> list:
+    """System check (`manage.py check`, `migrate`): every entry of METRICS_ALLOWED must be an
+    address or a network."""
+    from django.core.checks import Error
+
+    problems = []
+    for entry in settings.METRICS_ALLOWED:
+        try:
+            ipaddress.ip_network(entry.strip(), strict=False)
+        except ValueError:
+            problems.append(
+                Error(
+                    f"METRICS_ALLOWED: {entry!r} is not an address or a network "
+                    "(such as 127.0.0.1, ::1 or 10.0.0.0/8).",
+                    id="games.E002",
+                )
+            )
+    return problems
+
+
 @lru_cache(maxsize=1)
 def _static_prefix(static_url: str) -> str:
     return "/" + static_url.lstrip("/")

@@ -136,6 +136,18 @@ def test_metrics_allowed_takes_addresses_and_networks(settings):
     assert asgi("GET", "/metrics", client="127.0.0.1")[0] == 404
 
 
+def test_a_wrong_allowed_address_is_named_by_the_system_checks(settings):
+    from games.metrics import check_settings
+
+    settings.METRICS_ALLOWED = ["127.0.0.1", "localhost", "10.0.0.0/33"]
+    assert [error.msg.split(" is ")[0] for error in check_settings()] == [
+        "METRICS_ALLOWED: 'localhost'",
+        "METRICS_ALLOWED: '10.0.0.0/33'",
+    ]
+    settings.METRICS_ALLOWED = ["127.0.0.1", "::1", "10.0.0.0/8"]
+    assert check_settings() == []
+
+
 # -- what is counted -----------------------------------------------------------------------------
 
 
