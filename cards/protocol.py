@@ -41,7 +41,7 @@ from cards.engine.protocol_text import (
     split_table,
 )
 from cards.rules import table_state
-from games import limits, planning, realtime, runtime, selectors, services
+from games import limits, metrics, planning, realtime, runtime, selectors, services
 from games.auth import ACCOUNT_NAME_TAKEN, is_account_name
 from games.errors import GameError, unavailable
 from games.middleware import allowed_host
@@ -412,6 +412,18 @@ async def _wait_for_event(waiter: Waiter, game: Game, seen: int, name: str, on) 
 # -- the ways in: a lean ASGI app, and Django views --------------------------------------------
 
 
+_ROUTE = re.compile(r"^/(tables/[^/]*/)?(look|declare|pick|add|watch|scores)(?![^/])")
+
+
+def route_name(path: str) -> str:
+    """A request's route in the metrics (games.metrics): its command, and whether it names a
+    table; never the player's name or the table's id. A /watch (a long poll) is timed apart."""
+    match = _ROUTE.match(path)
+    if match is None:
+        return "/(protocol)"  # a path the protocol answers with its unknown-command line
+    return ("/tables/<id>/" if match.group(1) else "/") + match.group(2)
+
+
 class ProtocolApp:
     """Serve the protocol's routes directly; pass everything else to the Django application."""
 
@@ -422,6 +434,7 @@ class ProtocolApp:
         realtime.attach_loop()  # changes committed on threads are handed to this loop
         if scope["type"] != "http" or not PROTOCOL_PATH.match(scope.get("path", "")):
             return await self.inner(scope, receive, send)
+        metrics.name_route(route_name(scope["path"]), "protocol")
         if not allowed_host(scope):
             result = Reply("Bad Host header.\n", 400)
         elif scope["method"] not in ("GET", "HEAD"):
@@ -454,6 +467,7 @@ def as_http_response(result: Reply) -> HttpResponse:
 
 async def dispatch(request, *args, **kwargs):
     """The protocol as a Django view (the test client, WSGI); Django has decoded the path."""
+    metrics.name_route(route_name(request.path), "protocol")
     if request.method not in ("GET", "HEAD"):
         return as_http_response(error(UNKNOWN))
     return as_http_response(

@@ -1,5 +1,7 @@
 """ASGI entry point.
 
+- Every HTTP request is counted, timed and logged, and /metrics served to the addresses allowed,
+  by games.metrics.ObservedHttp, in front of everything else.
 - The Set server's plain-text protocol (/look/P, /watch/P, ...) is answered by a lean handler
   in front of Django (cards.protocol.ProtocolApp): no sessions, CSRF or templates to run.
 - The API's busiest requests (a token move, a bot's create and join) are answered in front of
@@ -48,6 +50,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 
 from cards.protocol import ProtocolApp  # noqa: E402
 from games.api_fast import FastApiApp  # noqa: E402
+from games.metrics import ObservedHttp  # noqa: E402
 from games.middleware import SameOriginWebSockets  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
@@ -68,7 +71,7 @@ class SessionIfCookies:
 
 application = ProtocolTypeRouter(
     {
-        "http": ProtocolApp(FastApiApp(ASGIStaticFilesHandler(django_asgi_app))),
+        "http": ObservedHttp(ProtocolApp(FastApiApp(ASGIStaticFilesHandler(django_asgi_app)))),
         "websocket": SameOriginWebSockets(SessionIfCookies(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -74,6 +74,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "games.middleware.RouteName",  # the URL pattern that answered, for /metrics
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -301,9 +302,33 @@ RATE_LIMIT_LOGINS = os.environ.get("RATE_LIMIT_LOGINS", "30/5min")
 RATE_LIMIT_ACCOUNT_LOGINS = os.environ.get("RATE_LIMIT_ACCOUNT_LOGINS", "5/5min")
 RATE_LIMIT_SIGNUPS = os.environ.get("RATE_LIMIT_SIGNUPS", "20/hour")
 
+# /metrics (games.metrics): served only to these client addresses or networks (comma-separated;
+# behind a proxy, the address daphne's --proxy-headers takes from X-Forwarded-For). To any other
+# the path does not exist (the site's 404).
+METRICS_ALLOWED = env_list("METRICS_ALLOWED", ["127.0.0.1", "::1"])
+
+# LOG_FORMAT=json: every log line is one JSON object (python-json-logger), and each HTTP request
+# (logger games.requests) and each committed change (games.moves) writes one at INFO. Otherwise
+# plain lines, warnings and errors only (DJANGO_LOG_LEVEL=INFO shows the two in plain words).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "plain").strip().lower()
+LOG_JSON = LOG_FORMAT == "json"
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.orjson.OrjsonFormatter",
+            "fmt": "%(levelname)s %(name)s %(message)s",
+            "rename_fields": {"levelname": "level", "name": "logger"},
+            "timestamp": "time",
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", **({"formatter": "json"} if LOG_JSON else {})}
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+    "loggers": (
+        {"games.requests": {"level": "INFO"}, "games.moves": {"level": "INFO"}} if LOG_JSON else {}
+    ),
 }

@@ -34,7 +34,7 @@ from django.http import HttpResponse
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.security import SecurityMiddleware
 
-from games import limits, runtime, selectors, services, store
+from games import limits, metrics, runtime, selectors, services, store
 from games import serializers as s
 from games.api import created_answer, join_answer
 from games.auth import KEY_PARAMETER, acheck_guest_name, token_of
@@ -75,6 +75,7 @@ class FastApiApp:
                     answer = game_error_answer(outage)
         if answer is None:
             return await self.inner(scope, _replay(body, more, receive), send)
+        metrics.name_route(_route_name(scope["path"]))
         status, data, extra = answer
         content = runtime.json_bytes(data)
         headers = [
@@ -260,6 +261,14 @@ async def join(game_id: int, scope, body: bytes) -> tuple | None:
     store.remember_seat(services.seat_ref(game_id, new))
     account_seats = await sync_to_async(selectors.account_seats)(game_id)
     return 201, join_answer(written, account_seats), {}
+
+
+def _route_name(path: str) -> str:
+    """The route in the metrics of a request answered here: the URL pattern of the view that
+    would answer it (Django's, from a path of each of the three)."""
+    if MOVES_PATH.match(path):
+        return metrics.route_of("/api/games/0/moves")
+    return metrics.route_of(CREATE_PATH if path == CREATE_PATH else "/api/games/0/join")
 
 
 def _key(scope) -> str | None:

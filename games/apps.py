@@ -10,6 +10,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.core import checks
 
-        from games import limits
+        from games import limits, metrics
 
         checks.register(limits.check_settings, checks.Tags.compatibility)
+        checks.register(metrics.check_settings, checks.Tags.compatibility)

@@ -53,7 +53,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import presence, realtime, runtime, selectors, services, store, story
+from games import metrics, presence, realtime, runtime, selectors, services, store, story
 from games.auth import SESSION_PLAYER_KEY, scope_may_reach, socket_credentials
 from games.errors import RETRY_AFTER_S, GameError, unavailable
 from games.rules import get_rules
@@ -120,6 +120,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.heartbeat: asyncio.TimerHandle | None = None
         self.credentials: list[str] = []  # what opened it: their end closes it
         self.accepted = False
+        self.counted = False  # in the metrics' open sockets
 
     @cached_property
     def game_id(self) -> int:
@@ -147,6 +148,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             except BaseException as exc:  # the consumer raises it, as Channels would
                 inbox.put_nowait(exc)
 
+        way = metrics.enter(metrics.Served("socket"))  # the moves it commits came by a socket
         readers = [
             asyncio.ensure_future(read(receive)),
             asyncio.ensure_future(read(self.channel_receive)),
@@ -160,6 +162,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         except StopConsumer:
             pass
         finally:  # however the socket ends, it leaves its group
+            metrics.leave(way)
+            if self.counted:
+                metrics.WEBSOCKETS_OPEN.labels("game").dec()
             for reader in readers:
                 reader.cancel()
             for reader in readers:
@@ -182,6 +187,12 @@ class GameConsumer(AsyncWebsocketConsumer):
             if outage is None:
                 raise
             await self.unavailable(outage, connecting=message["type"] == "websocket.connect")
+
+    async def accept(self, subprotocol=None, headers=None) -> None:
+        await super().accept(subprotocol, headers)
+        if not self.counted:
+            self.counted = True
+            metrics.WEBSOCKETS_OPEN.labels("game").inc()
 
     async def unavailable(self, outage, *, connecting: bool) -> None:
         """Say that a service did not answer; an open socket stays open (its client may send the
@@ -377,6 +388,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                     self.game_id, message["version"], services.agame_fresh
                 )
             await self.send_state(force=False, game=head)
+            metrics.fanned_out(message)
         if self.follows_story and message["version"] > self.story_version:
             await self.send_story(message)
 

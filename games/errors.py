@@ -24,6 +24,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from games import metrics
+
 
 class GameError(Exception):
     """A request the platform refuses; `http_status` says how."""
@@ -83,9 +85,10 @@ class Unavailable(GameError):
 
 
 @functools.cache
-def _outages() -> tuple[tuple[tuple[type, ...], str], ...]:
-    """The errors that say a service is not answering, and what it is in words. A query the
-    database refuses (an IntegrityError, a ProgrammingError) is no outage."""
+def _outages() -> tuple[tuple[tuple[type, ...], str, str], ...]:
+    """The errors that say a service is not answering, what it is in words, and its name in
+    the metrics. A query the database refuses (an IntegrityError, a ProgrammingError) is no
+    outage."""
     from django.db import InterfaceError, OperationalError
 
     database: list[type] = [OperationalError, InterfaceError]  # Django's, on any database
@@ -93,11 +96,11 @@ def _outages() -> tuple[tuple[tuple[type, ...], str], ...]:
         import psycopg  # the event loop's connections (games.store.postgres), unwrapped
 
         database.append(psycopg.OperationalError)  # psycopg_pool's PoolTimeout is one too
-    found = [(tuple(database), "its database")]
+    found = [(tuple(database), "its database", "database")]
     with contextlib.suppress(ImportError):
         from redis.exceptions import ConnectionError, TimeoutError
 
-        found.append(((ConnectionError, TimeoutError), "Redis"))
+        found.append(((ConnectionError, TimeoutError), "Redis", "redis"))
     return tuple(found)
 
 
@@ -106,9 +109,10 @@ def unavailable(exc: BaseException | None) -> Unavailable | None:
     warning, one line: an outage is no bug), or None for any other error."""
     if exc is None or isinstance(exc, GameError):
         return exc if isinstance(exc, Unavailable) else None
-    for errors, what in _outages():
+    for errors, what, dependency in _outages():
         if isinstance(exc, errors):
             log.warning("%s is not answering (%s: %s)", what, type(exc).__name__, exc)
+            metrics.OUTAGES.labels(dependency).inc()
             return Unavailable(what)
     return None
 

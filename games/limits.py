@@ -37,6 +37,7 @@ from django.core.cache import cache, caches
 from django.core.cache.backends.locmem import LocMemCache
 from rest_framework import status
 
+from games import metrics
 from games.errors import GameError
 
 PERIODS = {"s": 1, "sec": 1, "second": 1, "min": 60, "minute": 60, "h": 3600, "hour": 3600}
@@ -73,6 +74,7 @@ class RateLimited(GameError):
     code = "rate_limited"
 
     def __init__(self, scope: str, rate: Rate, retry_after: int):
+        metrics.RATE_LIMITED.labels(scope).inc()  # made only to be raised: a refusal
         super().__init__(
             f"Too many {SCOPE_WORDS[scope]}: at most {rate}; try again in {retry_after} s."
         )

@@ -41,7 +41,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
-from games import lobby, presence, runtime
+from games import lobby, metrics, presence, runtime
 from games.auth import socket_credentials
 from games.consumers import ACCESS_ENDED
 from games.errors import unavailable
@@ -93,6 +93,20 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task] = set()
         self.credentials: list[str] = []  # its session: a log-out closes it
+        self.counted = False  # in the metrics' open sockets
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # however the socket ends
+            if self.counted:
+                metrics.WEBSOCKETS_OPEN.labels("lobby").dec()
+
+    async def accept(self, subprotocol=None, headers=None) -> None:
+        await super().accept(subprotocol, headers)
+        if not self.counted:
+            self.counted = True
+            metrics.WEBSOCKETS_OPEN.labels("lobby").inc()
 
     async def dispatch(self, message: dict) -> None:
         try:

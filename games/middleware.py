@@ -11,6 +11,7 @@ from django.http.request import split_domain_port, validate_host
 from django.middleware import common
 from django.utils.http import escape_leading_slashes
 
+from games import metrics
 from games.errors import outage_response, unavailable
 
 
@@ -58,6 +59,21 @@ class RunMiddlewareInOneThread:
 
     def __call__(self, request):
         return self.get_response(request)
+
+
+class RouteName:
+    """Say which URL pattern answered a request, for its metrics (games.metrics: a route, never
+    a path with its ids); a path that matched none is counted as "(unmatched)"."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view, args, kwargs):
+        # Before the view, which may name its route more closely (the text protocol's).
+        metrics.name_route("/" + request.resolver_match.route)
 
 
 class ServiceOutage:

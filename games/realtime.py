@@ -30,6 +30,7 @@ import contextlib
 import itertools
 import logging
 import threading
+import time
 import uuid
 
 from asgiref.sync import async_to_sync
@@ -79,8 +80,11 @@ def publish(message: dict) -> None:
 
     On an event loop the members there hear it at once; from a thread it is handed to the
     server's loop; from a process that runs no loop (a command) it goes to the inner layer,
-    for the servers that share it.
+    for the servers that share it. The message is stamped with the time it is announced
+    (``announced_at``, seconds since the epoch): the sockets time the fan-out from it
+    (games.metrics.FANOUT_SECONDS).
     """
+    message["announced_at"] = time.time()
     publish_to(group_name(message["game"]), message)
 
 

@@ -13,7 +13,8 @@ Set War game, an imported Square save), it goes the same way:
    nothing else, `plan_move`, `plan_join`, `plan_due`...) what the request does to it, writes
    that `Change` only if the game is still at the version it was planned on (else it plans
    again on the newer game), and announces it: once the write has committed, the new head is
-   kept (runtime) and the game's listeners hear of it (realtime).
+   kept (runtime), the game's listeners hear of it (realtime), and it is counted and logged
+   (games.metrics: moves by kind and way in, the commit's time, its retries).
 
 So a game cannot tell which way a move came, and a refused request writes nothing.
 """
@@ -33,8 +34,9 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from games import limits, ratings, realtime, runtime, selectors, store
+from games import limits, metrics, ratings, realtime, runtime, selectors, store
 from games.errors import Conflict, Forbidden, GameError, NotFound, RuleError
+from games.metrics import Committed
 from games.models import (
     CHAT_MAX_LENGTH,
     ChatMessage,
@@ -160,6 +162,8 @@ def commit(game_id: int, plan: Plan, *, seats: bool = False, now: int | None = N
     process wrote it) is made again on the newer game.
     """
     lock = False  # after a lost race, the game is read locked: the next plan cannot lose
+    started = time.perf_counter()
+    retries = 0
     for _ in range(MAX_TRIES):
         head, row, seat_rows = yield store.ReadHead(game_id, seats, lock)
         if head is None:
@@ -171,13 +175,13 @@ def commit(game_id: int, plan: Plan, *, seats: bool = False, now: int | None = N
         except GameError:
             if (yield store.IsCurrent(head)):
                 raise
-            runtime.forget_head(game_id, head.version)
+            retries = _retry(game_id, head, retries)
             lock = True
             continue
         if change is None:
             if (yield store.IsCurrent(head)):
                 return Written(head, head, None, value, row, seat_rows)
-            runtime.forget_head(game_id, head.version)
+            retries = _retry(game_id, head, retries)
             lock = True
             continue
         if change.ended and not lock:
@@ -188,7 +192,7 @@ def commit(game_id: int, plan: Plan, *, seats: bool = False, now: int | None = N
             continue
         updated = yield store.WriteChange(change)
         if updated is None:
-            runtime.forget_head(game_id, head.version)
+            retries = _retry(game_id, head, retries)
             lock = True
             continue
         new_head = after(head, change)
@@ -198,6 +202,11 @@ def commit(game_id: int, plan: Plan, *, seats: bool = False, now: int | None = N
         yield store.Announce((new_head, change_message(head, change) if published else None))
         if change.new_seat is not None or change.ended:  # a seat taken, a game over
             yield store.Announce(LOBBY_NEWS)
+        # Counted and logged once the transaction has committed (`announce`).
+        seconds = time.perf_counter() - started
+        yield store.Announce(
+            Committed(game_id, head.kind, change.version, len(change.steps), seconds, retries)
+        )
         if change.is_default is False:  # the default table ended: a fresh one takes its place
             _, row, _ = yield store.ReadHead(game_id, True)
             options = {k: v for k, v in row.options.items() if k != "deck"}
@@ -208,6 +217,13 @@ def commit(game_id: int, plan: Plan, *, seats: bool = False, now: int | None = N
             yield store.InsertGame(fresh)
         return Written(head, new_head, change, value, row, seat_rows, updated)
     raise Conflict("The game is changing too fast to play on; try again.")
+
+
+def _retry(game_id: int, head: TableHead, retries: int) -> int:
+    """A plan made on a game that has moved on since: forget the head it was made on; count."""
+    runtime.forget_head(game_id, head.version)
+    metrics.WRITE_RETRIES.labels(head.kind).inc()
+    return retries + 1
 
 
 def insert(game: NewGame):
@@ -227,6 +243,8 @@ def insert(game: NewGame):
     )
     yield store.Announce((head, None))
     yield store.Announce(LOBBY_NEWS)
+    if game.steps:  # a game played as it is made (Set War), or one imported with its moves
+        yield store.Announce(Committed(game_id, game.kind, len(game.steps), len(game.steps), 0, 0))
     return head, created, game.options
 
 
@@ -247,6 +265,9 @@ def announce(announced: list) -> None:
     for item in announced:
         if item is LOBBY_NEWS:
             lobby = True
+            continue
+        if type(item) is Committed:
+            metrics.committed(item)
             continue
         head, message, *seat = item
         runtime.remember_head(head)
