@@ -14,7 +14,10 @@
  *
  * It reconnects with a growing, jittered delay and asks for a {"type": "sync"} after a
  * reconnection; states older than the last one are dropped; when a result names a version that
- * no state has shown yet (a gap), it asks for a sync unless the state arrives first.
+ * no state has shown yet (a gap), it asks for a sync unless the state arrives first. A socket
+ * closed with 1012 (Service Restart: its server is stopping, config/server.py) reconnects at
+ * once, to another server or the same one restarted; should that fail, the delays start again
+ * from the shortest.
  */
 
 import {Versions, retryDelay} from "./versions.js";
@@ -33,6 +36,19 @@ export function showStatus(badge, state, {over = false} = {}) {
   const shown = over && state === "live" ? "over" : state;
   badge.textContent = STATUS_WORDS[shown] || shown;
   badge.dataset.state = shown;
+}
+
+/** The close codes after which the socket gives up: no such game (4404), another game's seat
+ * (4403). */
+export const FINAL_CLOSES = new Set([4404, 4403]);
+/** The close code of a server that stops (RFC 6455: Service Restart): reconnect at once. */
+export const SERVICE_RESTART = 1012;
+
+/** What a socket does once closed with `code`: "stop", reconnect "now", or "later" (after the
+ * growing delay). */
+export function afterClose(code) {
+  if (FINAL_CLOSES.has(code)) return "stop";
+  return code === SERVICE_RESTART ? "now" : "later";
 }
 
 /** How long a result's state may lag behind it before the page asks for a sync. */
@@ -96,9 +112,15 @@ export class GameSocket {
     ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
-      if (event.code === 4404 || event.code === 4403) {
+      const next = afterClose(event.code);
+      if (next === "stop") {
         this.stopped = true;
         this.emit("status", "closed");
+        return;
+      }
+      if (next === "now") {
+        this.attempts = 0; // should this attempt fail, the next waits the shortest delay
+        this.open();
         return;
       }
       this.retry();
