@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import {test} from "node:test";
 
-import {GameSocket, afterClose} from "../../static/js/lib/socket.js";
+import {GameSocket, RESTART_WINDOW_MS, afterClose} from "../../static/js/lib/socket.js";
 
 class FakeWebSocket {
   static OPEN = 1;
@@ -77,15 +77,31 @@ test("a socket lost otherwise waits before reconnecting", (t) => {
   assert.equal(FakeWebSocket.made.length, 2);
 });
 
-test("after 1012, a reconnection that fails (the server not back yet) retries soon", (t) => {
-  t.mock.timers.enable({apis: ["setTimeout"]});
+test("after 1012, failed reconnections (a lone server not back yet) retry soon for a while", (t) => {
+  t.mock.timers.enable({apis: ["setTimeout", "Date"]});
   const {socket, first} = live();
   socket.attempts = 5; // it had been retrying for a while before this connection
   first.fire("close", {code: 1012});
-  FakeWebSocket.made[1].fire("close", {code: 1006}); // refused: nothing listens yet
-  assert.equal(FakeWebSocket.made.length, 2);
-  t.mock.timers.tick(500); // the shortest delay, not the grown one
-  assert.equal(FakeWebSocket.made.length, 3);
+  // Refused, again and again, for the whole window: each time the shortest delay.
+  const window = Date.now() + RESTART_WINDOW_MS;
+  while (Date.now() < window) {
+    const made = FakeWebSocket.made.length;
+    FakeWebSocket.made.at(-1).fire("close", {code: 1006});
+    t.mock.timers.tick(500);
+    assert.equal(FakeWebSocket.made.length, made + 1);
+  }
+  // Then the delays grow as after any other loss: the first at most 500 ms, the next longer.
+  FakeWebSocket.made.at(-1).fire("close", {code: 1006});
+  t.mock.timers.tick(500);
+  const made = FakeWebSocket.made.length;
+  FakeWebSocket.made.at(-1).fire("close", {code: 1006});
+  t.mock.timers.tick(499);
+  assert.equal(FakeWebSocket.made.length, made);
+  // Once back, the next 1012 starts a new window.
+  t.mock.timers.tick(10_000);
+  FakeWebSocket.made.at(-1).fire("open");
+  FakeWebSocket.made.at(-1).fire("close", {code: 1012});
+  assert.equal(FakeWebSocket.made.length, made + 2);
 });
 
 test("a socket refused for good (no such game) does not reconnect", (t) => {

@@ -16,8 +16,8 @@
  * reconnection; states older than the last one are dropped; when a result names a version that
  * no state has shown yet (a gap), it asks for a sync unless the state arrives first. A socket
  * closed with 1012 (Service Restart: its server is stopping, config/server.py) reconnects at
- * once, to another server or the same one restarted; should that fail, the delays start again
- * from the shortest.
+ * once, to another server or the same one restarted; should that fail (a lone server not back
+ * yet), it tries again at the shortest delay for RESTART_WINDOW_MS before the delays grow.
  */
 
 import {Versions, retryDelay} from "./versions.js";
@@ -51,6 +51,10 @@ export function afterClose(code) {
   return code === SERVICE_RESTART ? "now" : "later";
 }
 
+/** How long after a 1012 the socket keeps trying at the shortest delay: a server restarting
+ * alone is back within seconds. */
+export const RESTART_WINDOW_MS = 15000;
+
 /** How long a result's state may lag behind it before the page asks for a sync. */
 export const GAP_WAIT_MS = 1200;
 
@@ -64,6 +68,7 @@ export class GameSocket {
     this.stopped = false;
     this.gapTimer = null;
     this.retryTimer = null;
+    this.restartingUntil = 0; // after a 1012, until then: retry at the shortest delay
     this.ws = null;
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.sync();
@@ -96,6 +101,7 @@ export class GameSocket {
       const again = this.everOpen;
       this.everOpen = true;
       this.attempts = 0;
+      this.restartingUntil = 0;
       this.emit("status", "live");
       // The server sends the state on connect; a reconnection asks again in case of a race.
       if (again) this.sync();
@@ -119,7 +125,8 @@ export class GameSocket {
         return;
       }
       if (next === "now") {
-        this.attempts = 0; // should this attempt fail, the next waits the shortest delay
+        this.attempts = 0;
+        this.restartingUntil = Date.now() + RESTART_WINDOW_MS;
         this.open();
         return;
       }
@@ -130,8 +137,13 @@ export class GameSocket {
   retry() {
     if (this.stopped) return;
     this.emit("status", "reconnecting");
-    const delay = retryDelay(this.attempts);
-    this.attempts += 1;
+    let delay;
+    if (Date.now() < this.restartingUntil) {
+      delay = retryDelay(0); // a server restarting: back any moment
+    } else {
+      delay = retryDelay(this.attempts);
+      this.attempts += 1;
+    }
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.open(), delay);
   }
