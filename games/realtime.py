@@ -420,6 +420,7 @@ class _Local:
         self.pings_sent = 0
         self.pings_heard = 0
         self.deaf = False  # a ping went unheard: messages from other processes may be lost
+        self.unread: set = set()  # versions of the relay format heard and ignored
         self._joining: dict[str, asyncio.Task] = {}
         self._leaving: dict[str, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
@@ -475,7 +476,11 @@ class _Local:
             return
         version = relay.get("v", 1)
         if version not in READS:  # from a process of another deploy: see the module's docstring
-            log.warning(
+            # Said once per version as a warning (a deploy sends many), then as debug lines.
+            level = logging.DEBUG if version in self.unread else logging.WARNING
+            self.unread.add(version)
+            log.log(
+                level,
                 "A message of version %r from %s was ignored: this process reads versions %s",
                 version,
                 relay.get("origin"),
