@@ -33,8 +33,8 @@ way to say what a factory makes); once daphne has made its HTTP factory, `Server
 (``lineLengthExceeded``) answered; its WebSocket factory makes `WebSocketChannel`, daphne's
 WebSocket connection, which may also close with the codes RFC 6455 gives a server (1012, 1013:
 autobahn's sendClose, which daphne uses, refuses them). Nothing of daphne or Twisted is
-replaced. HTTP/2, which only
-TLS with ALPN negotiates and which needs Twisted's http2 extra (not installed), is not offered.
+replaced. HTTP/2, which only TLS with ALPN negotiates and which needs Twisted's http2 extra (not
+installed), is not offered.
 """
 
 from __future__ import annotations
