@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import signal
 import time
 
@@ -150,3 +151,25 @@ async def _stopped_server(server: Server, *, long_poll: bool) -> float:
                 with contextlib.suppress(httpx.TransportError):
                     await watch  # cut when the grace ended
             return exited
+
+
+@pytest.mark.slow
+def test_the_server_closes_a_handshake_it_cannot_serve_with_1013(tmp_path):
+    """A server's own close codes go through daphne (config.server.WebSocketChannel; autobahn's
+    sendClose refuses them, and the socket was closed as an internal error, 1011): a lobby
+    socket on a database without its tables is told why, and closed with Try Again Later."""
+    server = Server(tmp_path).start(migrate=False)  # /healthz answers; the lobby's tables lack
+    try:
+        code = asyncio.run(_lobby_close(server))
+    finally:
+        server.stop()
+    assert code == 1013
+
+
+async def _lobby_close(server: Server) -> int | None:
+    url = server.url.replace("http", "ws", 1) + "/ws/lobby/"
+    async with websockets.connect(url, origin=server.url) as ws:
+        frame = json.loads(await ws.recv())
+        assert frame["type"] == "error" and frame["code"] == "unavailable", frame
+        code, _ = await asyncio.wait_for(next_close(ws), timeout=10)
+        return code
