@@ -202,7 +202,7 @@ class Server(DaphneServer):
         finally:
             left = self.open_connections()
             if left:
-                log.warning("%d connections still open after %s s: cut", left, self.grace_s)
+                log.warning("Still open after %s s, cut: %d connections", self.grace_s, left)
             self.stop()
 
     def open_connections(self) -> int:
