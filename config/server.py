@@ -13,18 +13,48 @@ each with a one-line text body naming the limit. Plain daphne closes the connect
 word for the first two (Twisted's line reader drops a line past its MAX_LENGTH) and answers a
 bare ``400 Bad Request`` for the third.
 
+A server told to stop (SIGTERM, or SIGINT: Ctrl-C) stops gracefully:
+
+1. it stops listening on its ports (a new connection is refused: a load balancer sends it to
+   another process);
+2. it tells each of its open WebSockets to close with 1012, Service Restart
+   (games.realtime.open_sockets), which the pages take as "reconnect at once";
+3. it stops once every connection is gone (the sockets closed, the requests in flight
+   answered), or after SHUTDOWN_GRACE_S seconds (an environment variable, 10 by default), when
+   what is left is cut as daphne cuts it.
+
+A second signal while it waits stops it at once. The signals are taken on the server's event
+loop (asyncio's ``add_signal_handler``) instead of Twisted's handlers, which would stop the
+reactor, and with it every socket, at once.
+
 How: Twisted builds each connection's protocol with its factory's ``protocol`` (the documented
 way to say what a factory makes); once daphne has made its HTTP factory, `Server` has it make
 `Channel`, Twisted's HTTPChannel with its documented hook for an over-long line
-(``lineLengthExceeded``) answered. Nothing of daphne or Twisted is replaced. HTTP/2, which only
-TLS with ALPN negotiates and which needs Twisted's http2 extra (not installed), is not offered.
+(``lineLengthExceeded``) answered; its WebSocket factory makes `WebSocketChannel`, daphne's
+WebSocket connection, which may also close with the codes RFC 6455 gives a server (1012, 1013:
+autobahn's sendClose, which daphne uses, refuses them). Nothing of daphne or Twisted is
+replaced. HTTP/2, which only TLS with ALPN negotiates and which needs Twisted's http2 extra (not
+installed), is not offered.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import os
+import signal
+
 from daphne.cli import CommandLineInterface as DaphneCommandLine
 from daphne.server import Server as DaphneServer
+from daphne.ws_protocol import WebSocketProtocol
 from twisted.web import http
+
+log = logging.getLogger(__name__)
+
+# How long a stopping server waits for its connections to be gone.
+SHUTDOWN_GRACE_S = float(os.environ.get("SHUTDOWN_GRACE_S", "10"))
+# How often it looks whether they are.
+DRAIN_POLL_S = 0.05
 
 # Twisted's own limits (LineReceiver.MAX_LENGTH, HTTPChannel.totalHeadersSize), named here.
 LINE_LIMIT = http.HTTPChannel.MAX_LENGTH
@@ -100,18 +130,89 @@ class Channel(http.HTTPChannel):
         super().timeoutConnection()
 
 
-class Server(DaphneServer):
-    """daphne's server, whose HTTP connections are `Channel`s."""
+# The close codes RFC 6455 (and IANA's registry) give a server: going away, an internal error,
+# service restart, try again later, bad gateway. autobahn's sendClose, which daphne closes with,
+# takes only 1000 and 3000-4999 from an application.
+SERVER_CLOSE_CODES = frozenset({1001, 1011, 1012, 1013, 1014})
 
-    def __init__(self, *args, ready_callable=None, **kwargs) -> None:
+
+class WebSocketChannel(WebSocketProtocol):
+    """daphne's WebSocket connection, which may also close with a server's codes of RFC 6455
+    (SERVER_CLOSE_CODES): 1012 (Service Restart) when the server stops, 1013 (Try Again Later)
+    when a service does not answer a handshake (games.consumers)."""
+
+    def serverClose(self, code=None) -> None:
+        if code in SERVER_CLOSE_CODES:
+            # As daphne sends 1011 itself (handle_exception): autobahn's close frame, any code.
+            self.sendCloseFrame(code=code, isReply=False)
+        else:
+            super().serverClose(code)
+
+
+class Server(DaphneServer):
+    """daphne's server, whose HTTP connections are `Channel`s, and which stops gracefully."""
+
+    def __init__(self, *args, ready_callable=None, signal_handlers=True, **kwargs) -> None:
         self.when_ready = ready_callable
-        super().__init__(*args, ready_callable=self.ready, **kwargs)
+        self.stops_gracefully = signal_handlers
+        self.grace_s = SHUTDOWN_GRACE_S
+        self.ports = []  # the listening ports, once listening
+        self.stopping: asyncio.Task | None = None
+        # Twisted's handlers would stop the reactor at the first signal: this server's own are
+        # installed in `ready` instead (when asked for signal handlers at all).
+        super().__init__(*args, ready_callable=self.ready, signal_handlers=False, **kwargs)
 
     def ready(self) -> None:
         # daphne has made its HTTP factory and listens; no connection is taken before this.
         self.http_factory.protocol = Channel
+        self.ws_factory.protocol = WebSocketChannel
+        if self.stops_gracefully:
+            loop = asyncio.get_event_loop()  # the reactor's, which daphne has made current
+            for number in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(number, self.signalled, number)
         if self.when_ready is not None:
             self.when_ready()
+
+    def listen_success(self, port) -> None:
+        self.ports.append(port)
+        super().listen_success(port)
+
+    def signalled(self, number: int) -> None:
+        if self.stopping is None:
+            log.warning("%s: stopping gracefully", signal.Signals(number).name)
+            self.stopping = asyncio.ensure_future(self.stop_gracefully())
+        else:
+            log.warning("%s again: stopping now", signal.Signals(number).name)
+            self.stop()
+
+    async def stop_gracefully(self) -> None:
+        """Stop listening, tell the sockets to reconnect elsewhere, wait until every connection
+        is gone (or the grace has passed), and stop."""
+        from games.realtime import open_sockets  # the app, loaded once the server runs
+
+        for port in self.ports:
+            port.stopListening()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.grace_s
+        try:
+            told = await open_sockets.restart()
+            log.warning("Told %d sockets to reconnect; waiting for the connections", told)
+            while self.open_connections() and loop.time() < deadline:
+                await asyncio.sleep(DRAIN_POLL_S)
+        finally:
+            left = self.open_connections()
+            if left:
+                log.warning("Still open after %s s, cut: %d connections", self.grace_s, left)
+            self.stop()
+
+    def open_connections(self) -> int:
+        """How many connections (WebSockets, HTTP requests) are open or still being served."""
+        count = 0
+        for details in self.connections.values():
+            application = details.get("application_instance")
+            if "disconnected" not in details or (application and not application.done()):
+                count += 1
+        return count
 
 
 class CommandLineInterface(DaphneCommandLine):

@@ -22,7 +22,8 @@ A handshake is refused with close code 4404 for a game that does not exist (or a
 without its link's key, games.auth.scope_may_reach) and 4403 for a seat token of another game;
 an open socket is closed with 4401 when the credential it was opened with ends: the account's
 token its seat token was handed to is revoked, or its browser's session logs out
-(services.credential_revoke).
+(services.credential_revoke); and with 1012 (Service Restart) when its server stops
+(config.server): its client reconnects at once and reads the game again.
 
 Every change to the game is pushed as ``{"type": "state", "version": n, "view": {...}}``; a
 client that sees a gap in versions sends ``{"type": "sync"}``. Errors come back as
@@ -165,6 +166,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             metrics.leave(way)
             if self.counted:
                 metrics.WEBSOCKETS_OPEN.labels("game").dec()
+                realtime.open_sockets.closed(self.channel_name)
             for reader in readers:
                 reader.cancel()
             for reader in readers:
@@ -193,6 +195,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not self.counted:
             self.counted = True
             metrics.WEBSOCKETS_OPEN.labels("game").inc()
+        await realtime.open_sockets.opened(self.channel_name)
 
     async def unavailable(self, outage, *, connecting: bool) -> None:
         """Say that a service did not answer; an open socket stays open (its client may send the
@@ -464,6 +467,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         acts no more and closes; a page that reconnects comes back as what it is now."""
         self.seat = None
         await self.close(ACCESS_ENDED)
+
+    async def server_restart(self, message: dict) -> None:
+        """This server is stopping (config.server): the socket closes with 1012, Service
+        Restart, and its page reconnects at once (to another process, or this one restarted)."""
+        await self.close(realtime.SERVICE_RESTART)
 
     async def game_chat(self, message: dict) -> None:
         """A chat message written at the game (services.chat_post)."""

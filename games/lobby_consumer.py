@@ -17,7 +17,8 @@ Lobby chat (services.chat_post) publishes ``{"type": "lobby.chat", "chat": {"id"
 "at"}}`` to the lobby group; each socket is sent ``{"type": "chat", "id", "name", "text", "at"}``.
 
 A client may send ``{"type": "sync"}`` (after a reconnection: the lists again); anything else
-is answered with an error and never closes the socket.
+is answered with an error and never closes the socket. A socket whose server stops is closed
+with 1012, Service Restart (games.realtime.open_sockets): its page reconnects at once.
 
 The socket is a member of the channel layer's "lobby" group (games.realtime.LOBBY_GROUP). The
 write path announces ``lobby.changed`` after a game is made, a seat taken or a game ended
@@ -41,7 +42,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
-from games import lobby, metrics, presence, runtime
+from games import lobby, metrics, presence, realtime, runtime
 from games.auth import socket_credentials
 from games.consumers import ACCESS_ENDED
 from games.errors import unavailable
@@ -101,12 +102,14 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         finally:  # however the socket ends
             if self.counted:
                 metrics.WEBSOCKETS_OPEN.labels("lobby").dec()
+                realtime.open_sockets.closed(self.channel_name)
 
     async def accept(self, subprotocol=None, headers=None) -> None:
         await super().accept(subprotocol, headers)
         if not self.counted:
             self.counted = True
             metrics.WEBSOCKETS_OPEN.labels("lobby").inc()
+        await realtime.open_sockets.opened(self.channel_name)
 
     async def dispatch(self, message: dict) -> None:
         try:
@@ -202,6 +205,11 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         """The session this socket was opened with logged out: it closes (it named the
         account among who is online)."""
         await self.close(ACCESS_ENDED)
+
+    async def server_restart(self, message: dict) -> None:
+        """This server is stopping (config.server): the socket closes with 1012, Service
+        Restart, and its page reconnects at once."""
+        await self.close(realtime.SERVICE_RESTART)
 
     async def turned_idle(self) -> None:
         """A live table has just turned idle: read the lists again."""

@@ -21,6 +21,18 @@ A change from another process brings its moves (services.change_message): when t
 knows the game's state at the version the change started from, it applies them
 (`games.replay.next_state`) and knows the new state without reading the game, as a reader of
 the log would; otherwise its members read the game.
+
+What goes between processes is a relay, ``{"type": "games.relay", "v": 1, "group", "origin",
+"message"}``: "v" is the version of the format of the relay and of the messages it carries (a
+game's change, lobby news, chat, presence). A process reads the versions in READS and ignores,
+with a log line, a relay of any other, so old and new processes can share a Redis during a
+rolling deploy. The rule for changing the format: one deploy adds the new version to READS
+(still sending VERSION), the next one sends it, and a later one may drop the old one's reading.
+A relay without "v" is of version 1 (the format before it was numbered).
+
+This process's open WebSockets are in `open_sockets`: when the server stops (config.server), each
+is told RESTART on its channel and closes with SERVICE_RESTART (1012), which the pages take as
+"reconnect at once".
 """
 
 from __future__ import annotations
@@ -53,6 +65,10 @@ SWEEP_INTERVAL_S = 10.0
 
 # A group_send forwarded to the inner layer: the group and the sending process go with it.
 RELAY = "games.relay"
+VERSION = 1
+"""The version of the relay format this process sends (the relay's "v")."""
+READS = frozenset({1})
+"""The versions of the relay format this process reads (see the module's docstring)."""
 
 # A process's ping to its own channel on the inner layer, every PING_INTERVAL_S: one that does
 # not come back says that messages from the other processes may have been lost (Redis down or
@@ -62,6 +78,56 @@ PING_INTERVAL_S = 1.0
 RESYNC = "game.resync"
 """What a game's members hear once the layer between processes is back after losing messages:
 read the game afresh (a WebSocket sends its state if it is newer than the one it showed)."""
+
+
+RESTART = "server.restart"
+"""What an open socket of a process that stops hears on its channel: close with
+SERVICE_RESTART."""
+SERVICE_RESTART = 1012
+"""The close code (RFC 6455: Service Restart) of a socket whose server stops: reconnect at once."""
+
+
+class OpenSockets:
+    """This process's open WebSockets (their channels), so that a server that stops can tell
+    each to close with SERVICE_RESTART.
+
+    Each socket says it is open once accepted (`opened`) and closed however it ends (`closed`).
+    Once `restart` has begun, a socket accepted later is told at once.
+    """
+
+    def __init__(self) -> None:
+        self.channels: set[str] = set()
+        self.restarting = False
+
+    def __len__(self) -> int:
+        return len(self.channels)
+
+    async def opened(self, channel: str) -> None:
+        self.channels.add(channel)
+        if self.restarting:
+            await self._tell(channel)
+
+    def closed(self, channel: str) -> None:
+        self.channels.discard(channel)
+
+    async def restart(self) -> int:
+        """Tell every open socket to close with SERVICE_RESTART; how many were told."""
+        self.restarting = True
+        channels = list(self.channels)
+        for channel in channels:
+            await self._tell(channel)
+        return len(channels)
+
+    async def _tell(self, channel: str) -> None:
+        try:
+            await get_channel_layer().send(channel, {"type": RESTART})
+        except ChannelFull:  # a socket that far behind is cut when the server's grace ends
+            log.warning(
+                "The socket %s could not be told to reconnect: its channel is full", channel
+            )
+
+
+open_sockets = OpenSockets()
 
 
 def group_name(game_id: int) -> str:
@@ -306,7 +372,13 @@ class GamesLayer(BaseChannelLayer):
         """Send a group message to the inner group, for the other processes. The inner layer
         may pack messages with msgpack, which has no integers past 64 bits (JSON has): a
         change whose moves hold one goes without its moves, and the others read the game."""
-        relay = {"type": RELAY, "group": group, "origin": self.origin, "message": message}
+        relay = {
+            "type": RELAY,
+            "v": VERSION,
+            "group": group,
+            "origin": self.origin,
+            "message": message,
+        }
         try:
             await self.inner.group_send(group, relay)
         except (OverflowError, TypeError, ValueError):
@@ -348,6 +420,7 @@ class _Local:
         self.pings_sent = 0
         self.pings_heard = 0
         self.deaf = False  # a ping went unheard: messages from other processes may be lost
+        self.unread: set = set()  # versions of the relay format heard and ignored
         self._joining: dict[str, asyncio.Task] = {}
         self._leaving: dict[str, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
@@ -400,6 +473,19 @@ class _Local:
             self.pinged(relay["n"])
             return
         if relay.get("type") != RELAY or relay.get("origin") == self.layer.origin:
+            return
+        version = relay.get("v", 1)
+        if version not in READS:  # from a process of another deploy: see the module's docstring
+            # Said once per version as a warning (a deploy sends many), then as debug lines.
+            level = logging.DEBUG if version in self.unread else logging.WARNING
+            self.unread.add(version)
+            log.log(
+                level,
+                "A message of version %r from %s was ignored: this process reads versions %s",
+                version,
+                relay.get("origin"),
+                sorted(READS),
+            )
             return
         message = relay["message"]
         if message.get("type") == "game.changed":

@@ -61,11 +61,14 @@ class Server:
     By default the store is a fresh SQLite file in `tmp` and the in-memory channel layer. When
     the suite runs on PostgreSQL and Redis (`scaled_backend()`), each server gets a fresh
     PostgreSQL database and a Redis prefix of its own. `like=other` serves the same store as
-    another server: a second process beside it, or the same data after a restart.
+    another server: a second process beside it, or the same data after a restart. `port`: the
+    port to serve on (a restarted process on its predecessor's), a free one by default.
     """
 
-    def __init__(self, tmp: Path, *, like: Server | None = None, **env: str):
-        self.port = free_port()
+    def __init__(
+        self, tmp: Path, *, like: Server | None = None, port: int | None = None, **env: str
+    ):
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = dict(os.environ)
         self.env.update(

@@ -174,7 +174,16 @@ def test_without_a_running_loop_a_change_goes_to_the_shared_layer_at_once():
     message = {"type": "game.changed", "game": 7, "version": 5, "moves": None}
     layer.group_send_soon(GROUP, message)
     assert shared.sent == [
-        (GROUP, {"type": realtime.RELAY, "group": GROUP, "origin": "command", "message": message})
+        (
+            GROUP,
+            {
+                "type": realtime.RELAY,
+                "v": 1,
+                "group": GROUP,
+                "origin": "command",
+                "message": message,
+            },
+        )
     ]
 
 
@@ -252,3 +261,39 @@ def test_a_change_with_a_number_past_64_bits_goes_to_other_processes_without_its
     here, there = on_loop(run)
     assert [m.get("moves") for m in here] == [moves, None]  # here: as given (and "other")
     assert [(m["version"], m["moves"]) for m in there] == [(4, None)]
+
+
+def test_relays_carry_the_format_version_and_one_of_an_unknown_version_is_ignored(caplog):
+    """Old and new processes share a Redis during a rolling deploy: a process reads the versions
+    it knows (a relay without one is of version 1) and ignores another's, with a log line."""
+    shared = RecordingLayer()
+    layer = realtime.GamesLayer(inner=shared, origin="new")
+
+    def relay(**version) -> dict:
+        change = {"type": "game.changed", "game": 7, "version": len(version) + 5}
+        return {
+            "type": realtime.RELAY,
+            "group": GROUP,
+            "origin": "old",
+            "message": change,
+            **version,
+        }
+
+    async def run():
+        try:
+            (channel,) = await members(layer, 1)
+            await layer.group_send(GROUP, {"type": "game.changed", "game": 7, "version": 4})
+            await shared.group_send(GROUP, relay(v=99))  # from a process of a later deploy
+            await shared.group_send(GROUP, relay(v=99))  # said once
+            await shared.group_send(GROUP, relay())  # from a process before the versions
+            return await heard(layer, channel)
+        finally:
+            await layer.close()
+
+    got = on_loop(run)
+    assert [m["version"] for m in got] == [4, 5]
+    assert shared.sent[0][1]["v"] == realtime.VERSION == 1
+    warned = [r for r in caplog.records if r.levelname == "WARNING" and "ignored" in r.message]
+    assert [r.message for r in warned] == [
+        "A message of version 99 from old was ignored: this process reads versions [1]"
+    ]

@@ -38,10 +38,11 @@ def stores():
         postgres.destroy()
 
 
-def serve(tmp, stores, *, like: Server | None = None) -> Server:
-    """A server on the suite's stores: with `like`, beside it on the same database."""
+def serve(tmp, stores, *, like: Server | None = None, port: int | None = None) -> Server:
+    """A server on the suite's stores: with `like`, beside it on the same database (on `port`,
+    if given: a restart of a process on its port)."""
     if like is not None:
-        return Server(tmp, like=like, **LIMITS).start(migrate=False)
+        return Server(tmp, like=like, port=port, **LIMITS).start(migrate=False)
     postgres, redis = stores
     name = f"srv_{uuid.uuid4().hex[:12]}"
     return Server(

@@ -37,6 +37,7 @@ def refused(answer) -> None:
         raise AssertionError(f"{answer.status_code}: {answer.text[:200]}")
 
 
+SERVICE_RESTART = 1012  # the close code of a server that stops (config/server.py)
 RETRY_S = 0.25  # a client waits this long after a 503 or a lost connection (shorter than asked,
 # to knock more often during an outage)
 
@@ -126,6 +127,10 @@ class Load:
         """A server that refuses connections is taken out, as a load balancer does."""
         if len(self.down) < len(self.urls) - 1:
             self.down.add(url)
+
+    def back(self, url: str) -> None:
+        """A server serves again (restarted): the load balancer sends it its share again."""
+        self.down.discard(url)
 
     def choose(self, view: dict | None) -> dict:
         if view is not None and self.random.random() < CLAIMS:
@@ -275,7 +280,8 @@ class Load:
             finally:
                 socket.open = False
                 socket.ended = time.monotonic()
-            if self.running:
+            restart = socket.closes and socket.closes[-1][1] == SERVICE_RESTART
+            if self.running and not restart:  # a server that stops: reconnect at once, as a page
                 await asyncio.sleep(RETRY_S)
 
     async def read(self, ws, socket: Socket, table: Table) -> None:

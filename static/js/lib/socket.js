@@ -14,7 +14,10 @@
  *
  * It reconnects with a growing, jittered delay and asks for a {"type": "sync"} after a
  * reconnection; states older than the last one are dropped; when a result names a version that
- * no state has shown yet (a gap), it asks for a sync unless the state arrives first.
+ * no state has shown yet (a gap), it asks for a sync unless the state arrives first. A socket
+ * closed with 1012 (Service Restart: its server is stopping, config/server.py) reconnects at
+ * once, to another server or the same one restarted; should that fail (a lone server not back
+ * yet), it tries again at the shortest delay for RESTART_WINDOW_MS before the delays grow.
  */
 
 import {Versions, retryDelay} from "./versions.js";
@@ -35,6 +38,23 @@ export function showStatus(badge, state, {over = false} = {}) {
   badge.dataset.state = shown;
 }
 
+/** The close codes after which the socket gives up: no such game (4404), another game's seat
+ * (4403). */
+export const FINAL_CLOSES = new Set([4404, 4403]);
+/** The close code of a server that stops (RFC 6455: Service Restart): reconnect at once. */
+export const SERVICE_RESTART = 1012;
+
+/** What a socket does once closed with `code`: "stop", reconnect "now", or "later" (after the
+ * growing delay). */
+export function afterClose(code) {
+  if (FINAL_CLOSES.has(code)) return "stop";
+  return code === SERVICE_RESTART ? "now" : "later";
+}
+
+/** How long after a 1012 the socket keeps trying at the shortest delay: a server restarting
+ * alone is back within seconds. */
+export const RESTART_WINDOW_MS = 15000;
+
 /** How long a result's state may lag behind it before the page asks for a sync. */
 export const GAP_WAIT_MS = 1200;
 
@@ -48,6 +68,7 @@ export class GameSocket {
     this.stopped = false;
     this.gapTimer = null;
     this.retryTimer = null;
+    this.restartingUntil = 0; // after a 1012, until then: retry at the shortest delay
     this.ws = null;
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.sync();
@@ -80,6 +101,7 @@ export class GameSocket {
       const again = this.everOpen;
       this.everOpen = true;
       this.attempts = 0;
+      this.restartingUntil = 0;
       this.emit("status", "live");
       // The server sends the state on connect; a reconnection asks again in case of a race.
       if (again) this.sync();
@@ -96,9 +118,16 @@ export class GameSocket {
     ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
-      if (event.code === 4404 || event.code === 4403) {
+      const next = afterClose(event.code);
+      if (next === "stop") {
         this.stopped = true;
         this.emit("status", "closed");
+        return;
+      }
+      if (next === "now") {
+        this.attempts = 0;
+        this.restartingUntil = Date.now() + RESTART_WINDOW_MS;
+        this.open();
         return;
       }
       this.retry();
@@ -108,8 +137,13 @@ export class GameSocket {
   retry() {
     if (this.stopped) return;
     this.emit("status", "reconnecting");
-    const delay = retryDelay(this.attempts);
-    this.attempts += 1;
+    let delay;
+    if (Date.now() < this.restartingUntil) {
+      delay = retryDelay(0); // a server restarting: back any moment
+    } else {
+      delay = retryDelay(this.attempts);
+      this.attempts += 1;
+    }
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.open(), delay);
   }
