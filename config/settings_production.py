@@ -1,8 +1,9 @@
 """Production settings: DEBUG off, a required secret key, HTTPS everywhere.
 
 Use with DJANGO_SETTINGS_MODULE=config.settings_production. Required: DJANGO_SECRET_KEY and
-DJANGO_ALLOWED_HOSTS; DJANGO_CSRF_TRUSTED_ORIGINS (config/settings.py) names other origins the site's
-forms and sockets may come from. deploy/ runs these settings behind nginx (README "Production"). `python manage.py check --deploy` reports nothing with these settings.
+DJANGO_ALLOWED_HOSTS; DJANGO_CSRF_TRUSTED_ORIGINS (config/settings.py) names other origins the
+site's forms and sockets may come from. `python manage.py check --deploy` reports nothing with
+these settings. deploy/ runs them behind nginx (README "Production").
 """
 
 import os

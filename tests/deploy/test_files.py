@@ -25,7 +25,8 @@ def test_compose_starts_the_units_processes_with_the_same_environment_file():
     for name, port in (("app1", "8001"), ("app2", "8002")):
         # The same command; only the address is the container's network, not loopback.
         expected = [
-            {"127.0.0.1": "0.0.0.0", "%i": port}.get(word, word) for word in daphne  # noqa: S104
+            {"127.0.0.1": "0.0.0.0", "%i": port}.get(word, word)
+            for word in daphne  # noqa: S104
         ]
         assert services[name]["command"] == expected
         assert services[name]["env_file"] == "setgames.env"
