@@ -5,6 +5,8 @@ and static files served by nginx itself."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 import uuid
 
@@ -14,6 +16,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from cards.engine.rules import find_set
+from tests.conftest import ROOT
 from tests.deploy.conftest import SIGNUPS_PER_ADDRESS
 
 pytestmark = pytest.mark.slow
@@ -201,7 +204,8 @@ def test_https_answers_carry_hsts_once(site):
             ], path
         page = http.get("/")
         # Django knows the visit is secure (X-Forwarded-Proto): no redirect, secure cookies.
-        assert all("secure" in cookie.lower() for cookie in page.headers.get_list("set-cookie"))
+        cookies = page.headers.get_list("set-cookie")
+        assert cookies and all("; secure" in cookie.lower() for cookie in cookies), cookies
 
 
 def test_static_files_are_served_by_nginx(site):
@@ -239,3 +243,16 @@ def test_the_client_address_is_the_visitors(site):
         assert sign_up(second) == 201  # another visitor, its own count
     seen = {line.split()[0] for line in site.nginx.logged('"POST /api/accounts', 6)}
     assert seen == {"127.0.0.2", "127.0.0.3"}
+
+
+def test_djangos_deployment_checks_pass_with_the_environment_file(site):
+    """`manage.py check --deploy` with the deployment's environment: no warning."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=site.servers[0].env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
