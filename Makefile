@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-scaled test-processes deploy-check nginx test-js lint format bench install install-dev browser node migrate clean
+.PHONY: run test test-scaled test-processes deploy-check test-faults nginx test-js lint format bench install install-dev browser node migrate clean
 
 $(VENV)/.installed: requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -83,6 +83,13 @@ nginx:
 deploy-check: install-dev nginx
 	PATH="$$PATH:/usr/sbin" SETGAMES_DEPLOY=1 PG_BIN=$(PG_BIN) \
 		$(VENV)/bin/python -m pytest tests/deploy
+
+## The two-process suite's fault tests (Redis restarted, PostgreSQL restarted, kill -9 of one
+## process, under load) with the clients going through nginx as deploy/ runs it: a killed
+## process's clients go on with the other one, and no request waits more than 10 s.
+test-faults: install-dev nginx
+	PATH="$$PATH:/usr/sbin" SETGAMES_PROCESSES=1 SETGAMES_PROXY=nginx PG_BIN=$(PG_BIN) \
+		$(VENV)/bin/python -m pytest tests/processes/test_faults.py
 
 lint: install-dev
 	$(VENV)/bin/ruff check .
