@@ -4,7 +4,9 @@ and static files served by nginx itself."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
+import re
 import subprocess
 import sys
 import time
@@ -256,3 +258,26 @@ def test_djangos_deployment_checks_pass_with_the_environment_file(site):
         timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_watch_through_the_proxy_answers_the_next_change(site):
+    """The plain-text protocol's long-poll through nginx: /watch waits, and answers when another
+    player changes the table (whichever process each request reached)."""
+    with client(site) as http, client(site) as other:
+        for name in ("carol", "alice"):
+            assert http.get(f"/look/{name}").status_code == 200
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            # A watch answers any change it has not seen: one that a process heard of late
+            # (alice's join) answers it at once. Watch again until one is waiting.
+            for _ in range(5):
+                watch = pool.submit(http.get, "/watch/carol")
+                time.sleep(1)
+                if not watch.done():
+                    break
+            assert not watch.done()
+            started = time.monotonic()
+            assert other.get("/declare/alice").status_code == 200
+            answer = watch.result(timeout=30)
+        assert answer.status_code == 200, answer.text
+        assert re.match(r"\d+x\d+\n", answer.text)  # a board, as the original server sends it
+        assert time.monotonic() - started < 20  # the change answered it, not the watch's timeout
