@@ -70,11 +70,13 @@ PG_BIN ?= /usr/lib/postgresql/15/bin
 test-processes: install-dev
 	SETGAMES_PROCESSES=1 PG_BIN=$(PG_BIN) $(VENV)/bin/python -m pytest tests/processes
 
-## Debian's nginx for the deployment's check; installed when missing (the check needs it).
+## Debian's nginx (and envsubst, which renders its configuration) for the deployment's checks;
+## installed when missing (the checks need them).
 nginx:
-	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { \
-		echo "Installing Debian's nginx for the deployment's check..."; \
-		apt-get update -qq && apt-get install -y -qq nginx >/dev/null; }
+	@{ command -v nginx || test -x /usr/sbin/nginx; } >/dev/null 2>&1 && \
+		command -v envsubst >/dev/null 2>&1 || { \
+		echo "Installing Debian's nginx and gettext-base for the deployment's checks..."; \
+		apt-get update -qq && apt-get install -y -qq nginx gettext-base >/dev/null; }
 
 ## The deployment of deploy/ on this machine's loopback (README "Production"): nginx (a user's
 ## process on free ports, a self-signed certificate) in front of two daphne processes started as
