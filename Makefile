@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-scaled test-processes test-js lint format bench install install-dev browser node migrate clean
+.PHONY: run test test-scaled test-processes deploy-check test-faults nginx test-js lint format bench install install-dev browser node migrate clean
 
 $(VENV)/.installed: requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -69,6 +69,29 @@ test-scaled: install-dev browser
 PG_BIN ?= /usr/lib/postgresql/15/bin
 test-processes: install-dev
 	SETGAMES_PROCESSES=1 PG_BIN=$(PG_BIN) $(VENV)/bin/python -m pytest tests/processes
+
+## Debian's nginx (and envsubst, which renders its configuration) for the deployment's checks;
+## installed when missing (the checks need them).
+nginx:
+	@{ command -v nginx || test -x /usr/sbin/nginx; } >/dev/null 2>&1 && \
+		command -v envsubst >/dev/null 2>&1 || { \
+		echo "Installing Debian's nginx and gettext-base for the deployment's checks..."; \
+		apt-get update -qq && apt-get install -y -qq nginx gettext-base >/dev/null; }
+
+## The deployment of deploy/ on this machine's loopback (README "Production"): nginx (a user's
+## process on free ports, a self-signed certificate) in front of two daphne processes started as
+## setgames@.service starts them, on a PostgreSQL and a Redis of its own; games played through it
+## over HTTPS and secure WebSockets, the proxy's headers checked (tests/deploy/).
+deploy-check: install-dev nginx
+	PATH="$$PATH:/usr/sbin" SETGAMES_DEPLOY=1 PG_BIN=$(PG_BIN) \
+		$(VENV)/bin/python -m pytest tests/deploy
+
+## The two-process suite's fault tests (Redis restarted, PostgreSQL restarted, kill -9 of one
+## process, under load) with the clients going through nginx as deploy/ runs it: a killed
+## process's clients go on with the other one, and no request waits more than 10 s.
+test-faults: install-dev nginx
+	PATH="$$PATH:/usr/sbin" SETGAMES_PROCESSES=1 SETGAMES_PROXY=nginx PG_BIN=$(PG_BIN) \
+		$(VENV)/bin/python -m pytest tests/processes/test_faults.py
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

@@ -1,7 +1,9 @@
 """Production settings: DEBUG off, a required secret key, HTTPS everywhere.
 
 Use with DJANGO_SETTINGS_MODULE=config.settings_production. Required: DJANGO_SECRET_KEY and
-DJANGO_ALLOWED_HOSTS. `python manage.py check --deploy` reports nothing with these settings.
+DJANGO_ALLOWED_HOSTS; DJANGO_CSRF_TRUSTED_ORIGINS (config/settings.py) names other origins the
+site's forms and sockets may come from. `python manage.py check --deploy` reports nothing with
+these settings. deploy/ runs them behind nginx (README "Production").
 """
 
 import os
@@ -20,8 +22,16 @@ if len(SECRET_KEY) < 50 or SECRET_KEY.startswith("django-insecure"):
 if not os.environ.get("DJANGO_ALLOWED_HOSTS"):
     raise ImproperlyConfigured("Set DJANGO_ALLOWED_HOSTS (comma-separated) in production.")
 
+# Behind the proxy of deploy/ (nginx): it sets X-Forwarded-Proto to the scheme the visitor used,
+# overwriting whatever the visitor sent, and daphne (--proxy-headers) takes the visitor's address
+# from X-Forwarded-For. The Host header is the visitor's own (nginx passes it on): no
+# X-Forwarded-Host is trusted.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+USE_X_FORWARDED_HOST = False
+USE_X_FORWARDED_PORT = False
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)  # noqa: F405
+# The proxy and the service manager ask each process for /healthz directly, over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", 60 * 60 * 24 * 365))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True

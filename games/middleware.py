@@ -118,6 +118,21 @@ def _origin_parts(origin: str) -> tuple[str, str, int] | None:
     return scheme, parsed.hostname, port if port is not None else _DEFAULT_PORTS[scheme]
 
 
+def _scheme(scope) -> str:
+    """The scheme the visitor used ("http" or "https"), as Django's request.is_secure() tells it:
+    behind a proxy that says so (SECURE_PROXY_SSL_HEADER, e.g. X-Forwarded-Proto: https), the
+    proxy's header decides; else the handshake's own scheme. daphne puts no scheme in a WebSocket
+    scope, even with --proxy-headers."""
+    if settings.SECURE_PROXY_SSL_HEADER:
+        name, secure = settings.SECURE_PROXY_SSL_HEADER
+        wanted = name.removeprefix("HTTP_").replace("_", "-").lower().encode("latin-1")
+        for key, value in scope.get("headers", ()):
+            if key == wanted:
+                told = value.decode("latin-1").split(",")[0].strip()
+                return "https" if told == secure else "http"
+    return _SCHEMES.get(scope.get("scheme") or "ws", "http")
+
+
 def same_origin(scope) -> bool:
     """Whether a WebSocket handshake comes from a page of the site itself: its Origin is the
     address the handshake was sent to (scheme, host and port: Django's CSRF check compares the
@@ -134,7 +149,7 @@ def same_origin(scope) -> bool:
     domain, _port = split_domain_port(host)
     if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
         return False
-    scheme = _SCHEMES.get(scope.get("scheme") or "ws", "http")
+    scheme = _scheme(scope)
     sent = _origin_parts(origin)
     if sent is None:
         return False

@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.request
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # The two-process suite starts a PostgreSQL and a Redis of its own and restarts them: it runs with
 # `make test-processes` (which sets SETGAMES_PROCESSES), never with `make test`.
 collect_ignore = [] if os.environ.get("SETGAMES_PROCESSES") else ["processes"]
+# The deployment's check starts nginx, two server processes, a PostgreSQL and a Redis of its own
+# (`make deploy-check` sets SETGAMES_DEPLOY); the checks of deploy/'s files alone always run.
+if not os.environ.get("SETGAMES_DEPLOY"):
+    collect_ignore += ["deploy/test_site.py"]
 
 
 # The suite runs on a 2-core machine shared with a live server and a browser: property tests
@@ -66,9 +71,16 @@ class Server:
     """
 
     def __init__(
-        self, tmp: Path, *, like: Server | None = None, port: int | None = None, **env: str
+        self,
+        tmp: Path,
+        *,
+        like: Server | None = None,
+        port: int | None = None,
+        options: Sequence[str] = (),
+        **env: str,
     ):
         self.port = port or free_port()
+        self.options = list(options)  # daphne's, before the address (deploy/: --proxy-headers)
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = dict(os.environ)
         self.env.update(
@@ -117,6 +129,7 @@ class Server:
                 sys.executable,
                 "-m",
                 "config.server",  # daphne, as `make run` starts it
+                *self.options,
                 "-b",
                 "127.0.0.1",
                 "-p",

@@ -331,6 +331,32 @@ async def _a_handshake_from_a_trusted_origin_or_behind_https_is_taken(settings):
         await socket.disconnect()
 
 
+@pytest.mark.django_db(transaction=True)
+def test_behind_a_proxy_the_proxys_scheme_decides_the_origin(settings):
+    async_to_sync(_behind_a_proxy_the_proxys_scheme_decides_the_origin)(settings)
+
+
+async def _behind_a_proxy_the_proxys_scheme_decides_the_origin(settings):
+    """daphne's WebSocket scope has no scheme: behind nginx (SECURE_PROXY_SSL_HEADER, as in
+    config.settings_production) X-Forwarded-Proto says whether the page was https, as it does for
+    Django's CSRF check; without that setting the header is ignored."""
+    game = await sync_to_async(table)()
+    path = f"/ws/games/{game.pk}/"
+    for proxied, origin, proto, taken in [
+        (True, b"https://localhost:9", b"https", True),
+        (True, b"http://localhost:9", b"https", False),
+        (True, b"https://localhost:9", b"http", False),
+        (True, b"http://localhost:9", b"http", True),
+        (False, b"https://localhost:9", b"https", False),  # no proxy trusted: the header is not
+    ]:
+        settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if proxied else None
+        headers = [(b"origin", origin), HOST, (b"x-forwarded-proto", proto)]
+        socket = communicator(path, headers=headers)
+        connected, _ = await socket.connect()
+        assert connected is taken, (proxied, origin, proto)
+        await socket.disconnect()
+
+
 @pytest.mark.slow
 def test_a_cross_origin_handshake_is_refused_by_the_live_server(server):
     import httpx

@@ -7,12 +7,19 @@ it stops and starts them.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import secrets
 import threading
 import uuid
+from collections.abc import Iterator
+from ssl import SSLContext
 
 import pytest
 
-from tests.conftest import Server
+from tests.conftest import ROOT, Server
+from tests.deploy import files
+from tests.deploy.proxy import Nginx
 from tests.processes.stores import Postgres, Redis
 
 # The deployment's limits, high enough for the tests' load but counted in Redis as they are in
@@ -22,6 +29,20 @@ LIMITS = {
     "RATE_LIMIT_MOVES": "1000/s",
     "RATE_LIMIT_CHAT": "1000/s",
 }
+
+# `make test-faults` (SETGAMES_PROXY=nginx): the clients reach the processes through nginx as
+# deploy/ runs it (tests/deploy/proxy.py), and the processes run as setgames@.service starts
+# them: production settings, daphne with --proxy-headers.
+THROUGH_NGINX = os.environ.get("SETGAMES_PROXY") == "nginx"
+PROXIED = (
+    {
+        "DJANGO_SETTINGS_MODULE": "config.settings_production",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+    }
+    if THROUGH_NGINX
+    else {}
+)
+OPTIONS = files.daphne_options() if THROUGH_NGINX else []
 
 
 @pytest.fixture(scope="session")
@@ -42,7 +63,9 @@ def serve(tmp, stores, *, like: Server | None = None, port: int | None = None) -
     """A server on the suite's stores: with `like`, beside it on the same database (on `port`,
     if given: a restart of a process on its port)."""
     if like is not None:
-        return Server(tmp, like=like, port=port, **LIMITS).start(migrate=False)
+        return Server(tmp, like=like, port=port, options=OPTIONS, **LIMITS, **PROXIED).start(
+            migrate=False
+        )
     postgres, redis = stores
     name = f"srv_{uuid.uuid4().hex[:12]}"
     return Server(
@@ -51,7 +74,9 @@ def serve(tmp, stores, *, like: Server | None = None, port: int | None = None) -
         REDIS_URL=redis.url,
         CHANNEL_PREFIX=name,
         SET_WATCH_TIMEOUT_S="5",
+        options=OPTIONS,
         **LIMITS,
+        **PROXIED,
     ).start()
 
 
@@ -63,6 +88,22 @@ def pair(tmp_path_factory, stores):
     yield first, second
     second.stop()
     first.stop()
+
+
+@contextlib.contextmanager
+def entrances(servers: list[Server]) -> Iterator[tuple[list[str], SSLContext | None]]:
+    """Where clients go to reach `servers`, and the TLS settings to use: each process's own
+    address, or (THROUGH_NGINX) nginx's HTTPS address in front of them all, stopped at the end."""
+    if not THROUGH_NGINX:
+        yield [server.url for server in servers], None
+        return
+    env = {**files.env_file(), "DJANGO_STATIC_ROOT": str(ROOT / "static")}
+    nginx = Nginx([f"127.0.0.1:{server.port}" for server in servers], env)
+    try:
+        nginx.start()
+        yield [nginx.url], nginx.ssl_context()
+    finally:
+        nginx.destroy()
 
 
 def at_once(count: int, act) -> list:

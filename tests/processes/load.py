@@ -20,6 +20,7 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from ssl import SSLContext
 
 import httpx
 import websockets
@@ -50,6 +51,7 @@ class Answer:
     status: int | str  # an HTTP status; "conn" (no answer: the server is gone); a frame's code
     retry_after: str | None = None
     detail: str = ""
+    took: float = 0.0  # an HTTP request's: from sending it to its answer (or its failure)
 
 
 @dataclass
@@ -92,8 +94,11 @@ class Table:
 
 
 class Load:
-    def __init__(self, urls: list[str], *, tables: int = 4, seed: int = 23) -> None:
+    def __init__(
+        self, urls: list[str], *, tables: int = 4, seed: int = 23, ssl: SSLContext | None = None
+    ) -> None:
         self.urls = urls
+        self.ssl = ssl  # the TLS settings for https:// and wss:// (a proxy in front)
         self.tables = [Table(number) for number in range(tables)]
         self.random = random.Random(seed)
         self.answers: list[Answer] = []
@@ -109,8 +114,12 @@ class Load:
 
     # -- bookkeeping ---------------------------------------------------------------------------
 
-    def note(self, way: str, server: str, status, retry_after=None, detail: str = "") -> None:
-        self.answers.append(Answer(time.monotonic(), way, server, status, retry_after, detail))
+    def note(
+        self, way: str, server: str, status, retry_after=None, detail: str = "", took: float = 0.0
+    ) -> None:
+        self.answers.append(
+            Answer(time.monotonic(), way, server, status, retry_after, detail, took)
+        )
 
     def ack(self, game: int, version: int, actor: str, action: dict) -> None:
         self.acks.setdefault(game, {})[version] = (actor, action)
@@ -143,7 +152,7 @@ class Load:
 
     async def start(self) -> None:
         for url in self.urls:
-            self.http[url] = httpx.AsyncClient(base_url=url, timeout=10)
+            self.http[url] = httpx.AsyncClient(base_url=url, timeout=10, verify=self.ssl or True)
         for table in self.tables:
             await self.new_game(table)
         for table in self.tables:
@@ -170,14 +179,22 @@ class Load:
     async def request(self, method: str, index: int, path: str, **kwargs) -> httpx.Response | None:
         """A request to the index-th server (or the one up); None when no answer came."""
         url = self.server_for(index)
+        sent = time.monotonic()
         try:
             answer = await self.http[url].request(method, path, **kwargs)
         except httpx.TransportError as exc:
-            self.note("http", url, "conn", detail=repr(exc))
+            self.note("http", url, "conn", detail=repr(exc), took=time.monotonic() - sent)
             if isinstance(exc, httpx.ConnectError):
                 self.gone(url)
             return None
-        self.note("http", url, answer.status_code, answer.headers.get("retry-after"), answer.text)
+        self.note(
+            "http",
+            url,
+            answer.status_code,
+            answer.headers.get("retry-after"),
+            answer.text,
+            took=time.monotonic() - sent,
+        )
         return answer
 
     async def new_game(self, table: Table) -> None:
@@ -256,7 +273,10 @@ class Load:
             socket = Socket(game, who, url, table.number)
             self.sockets.append(socket)
             try:
-                async with websockets.connect(address, origin=url, open_timeout=5) as ws:
+                secure = self.ssl if address.startswith("wss:") else None
+                async with websockets.connect(
+                    address, origin=url, open_timeout=5, ssl=secure
+                ) as ws:
                     socket.open = True
                     reading = asyncio.ensure_future(self.read(ws, socket, table))
                     tasks = [reading, asyncio.ensure_future(changed.wait())]
@@ -391,6 +411,24 @@ class Load:
                 if (s.table, s.who) == (gone.table, gone.who) and s.server != url and s.versions
             ]
             first = min((at for at in later if at > since), default=float("inf"))
+            times[f"table {gone.table} {gone.who}"] = first - since
+        return times
+
+    def reconnected(self, since: float) -> dict[str, float]:
+        """For each socket that was open at `since` and lost after it (its server killed behind
+        a proxy: the client's address stays the same), how long after `since` its client had
+        its first state on a new socket."""
+        times = {}
+        for gone in self.sockets:
+            opened = gone.versions[0][0] if gone.versions else float("inf")
+            if opened > since or not gone.closes or gone.closes[0][0] < since:
+                continue
+            later = [
+                s.versions[0][0]
+                for s in self.sockets
+                if (s.table, s.who) == (gone.table, gone.who) and s.versions and s is not gone
+            ]
+            first = min((at for at in later if at > gone.closes[0][0]), default=float("inf"))
             times[f"table {gone.table} {gone.who}"] = first - since
         return times
 

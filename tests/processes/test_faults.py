@@ -10,6 +10,10 @@ the killed one's clients), plays on, then stops the moves and checks:
 - replaying each game's log gives its stored state;
 - every socket (bob's and a spectator's at each table, one on each process) has been sent its
   game's current version within 5 s after the recovery.
+
+`make test-faults` runs the same tests with the clients going through nginx as deploy/ runs it
+(conftest.THROUGH_NGINX): then no request may go unanswered or take more than 10 s (a killed
+process's requests go to the other one), and the killed process's sockets reconnect through nginx.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import time
 import httpx
 import pytest
 
-from tests.processes.conftest import serve
+from tests.processes.conftest import THROUGH_NGINX, entrances, serve
 from tests.processes.load import Load
 
 pytestmark = pytest.mark.slow
@@ -30,6 +34,7 @@ PLAY_S = 2.0  # before the fault
 OUTAGE_S = 3.0  # a dependency down
 AFTER_S = 3.0  # moves after the recovery
 SYNC_S = 5.0  # every socket in sync this long after the recovery
+HANG_S = 10.0  # through nginx: no request takes longer
 
 CHECK_REPLAYS = """
 from games.models import Game
@@ -45,10 +50,16 @@ print(len(games))
 FIGURES: list[str] = []  # printed at the end of the run (conftest.pytest_terminal_summary)
 
 
-async def play_through(servers, fault, recover) -> dict:
+def play_through(servers, fault, recover) -> dict:
+    """`play` with the clients at `servers` (or at nginx in front of them)."""
+    with entrances(servers) as (urls, ssl):
+        return asyncio.run(play(urls, ssl, fault, recover))
+
+
+async def play(urls, ssl, fault, recover) -> dict:
     """Play, bring `fault` about (a blocking function, run on a thread while the load goes on),
     wait OUTAGE_S, `recover`, play AFTER_S more, stop the moves, wait for the sockets."""
-    load = Load([server.url for server in servers])
+    load = Load(urls, ssl=ssl)
     await load.start()
     try:
         await asyncio.sleep(PLAY_S)
@@ -89,13 +100,20 @@ def check(run: dict, server, *, name: str, outage: bool) -> None:
     after = load.statuses(back, stopped)
     late = [a.at - back for a in load.answers if a.status == 503 and a.at >= back]
     moves = sum(len(acked) for acked in load.acks.values())
+    slowest = max((a.took for a in load.answers if a.way == "http"), default=0.0)
     FIGURES.append(
-        f"{name}: {back - began:.1f} s down; {moves} moves acknowledged; while down "
-        f"{dict(during)}; after it {dict(after)}; last 503 {max(late, default=0):.2f} s after "
-        f"the recovery; sockets in sync {max(run['lags'].values()):.2f} s after it"
+        f"{name}{' through nginx' if THROUGH_NGINX else ''}: {back - began:.1f} s down; "
+        f"{moves} moves acknowledged; while down {dict(during)}; after it {dict(after)}; last "
+        f"503 {max(late, default=0):.2f} s after the recovery; sockets in sync "
+        f"{max(run['lags'].values()):.2f} s after it; slowest request {slowest:.2f} s"
         + (f"; {len(failures)} failures in all, first {failures[0]}" if failures else "")
     )
     assert not failures, failures[:5]
+    if THROUGH_NGINX:
+        # nginx answers every request, soon: a dead process's go to the other one.
+        unanswered = [a for a in load.answers if a.way == "http" and a.status == "conn"]
+        assert not unanswered, unanswered[:5]
+        assert slowest < HANG_S, slowest
     if outage:
         assert during[503] > 0, during  # the outage was felt, and answered 503
     # It came back by itself: the last second of play went through.
@@ -108,13 +126,13 @@ def check(run: dict, server, *, name: str, outage: bool) -> None:
 
 def test_a_redis_restart_under_load(pair, stores):
     _postgres, redis = stores
-    run = asyncio.run(play_through(pair, redis.stop, redis.start))
+    run = play_through(pair, redis.stop, redis.start)
     check(run, pair[0], name="Redis restart", outage=True)
 
 
 def test_a_postgresql_restart_under_load(pair, stores):
     postgres, _redis = stores
-    run = asyncio.run(play_through(pair, postgres.stop, postgres.start))
+    run = play_through(pair, postgres.stop, postgres.start)
     check(run, pair[0], name="PostgreSQL restart", outage=True)
 
 
@@ -122,16 +140,19 @@ def test_kill_9_of_one_process_under_load(pair, stores, tmp_path):
     """One of two processes is killed; the other serves everyone, the dead one's clients too."""
     doomed = serve(tmp_path, stores, like=pair[0])
     try:
-        run = asyncio.run(play_through([pair[0], doomed], doomed.kill, lambda: None))
+        run = play_through([pair[0], doomed], doomed.kill, lambda: None)
     finally:
         doomed.stop()
     check(run, pair[0], name="kill -9 of one process", outage=False)
     load: Load = run["load"]
-    assert doomed.url in load.down  # its clients went on with the other process
-    moved = load.moved_over(doomed.url, run["began"])
+    if THROUGH_NGINX:  # its clients' sockets were closed, and reopened through nginx
+        moved = load.reconnected(run["began"])
+    else:
+        assert doomed.url in load.down  # its clients went on with the other process
+        moved = load.moved_over(doomed.url, run["began"])
     FIGURES.append(
         f"kill -9: {len(moved)} sockets of the killed process had their state from the other "
-        f"one {max(moved.values()):.2f} s after the kill at the latest"
+        f"one {max(moved.values(), default=float('inf')):.2f} s after the kill at the latest"
     )
     assert moved and max(moved.values()) <= 5.0, moved
     with httpx.Client(base_url=pair[0].url, timeout=10) as http:
