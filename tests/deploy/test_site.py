@@ -242,6 +242,16 @@ def test_static_files_are_served_by_nginx(site):
     assert all("upstream=- " in line for line in served), served
 
 
+def test_the_metrics_are_not_passed_to_visitors(site):
+    """Each process answers /metrics to loopback (Prometheus scrapes it at its port); through
+    nginx it is not there, even for a visitor on the machine itself."""
+    with client(site) as http:
+        assert http.get("/metrics").status_code == 404
+    with httpx.Client(base_url=site.servers[0].url, timeout=20) as direct:
+        answer = direct.get("/metrics")
+    assert answer.status_code == 200 and "games_moves_committed_total" in answer.text
+
+
 def test_the_client_address_is_the_visitors(site):
     """Rate limits count by the address daphne sees: the visitor's (X-Forwarded-For, set by
     nginx), not nginx's, and not one the visitor forges."""
