@@ -17,6 +17,7 @@ from pathlib import Path
 
 from tests.conftest import free_port
 from tests.deploy import files
+from tests.processes.stores import terminate
 
 NGINX = os.environ.get("NGINX", "nginx")
 
@@ -124,13 +125,7 @@ class Nginx:
             time.sleep(0.05)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()  # nginx's fast shutdown
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
+        terminate(self.process, timeout=15)  # SIGTERM: nginx's fast shutdown
         self.process = None
 
     def destroy(self) -> None:

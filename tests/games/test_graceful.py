@@ -15,7 +15,7 @@ import websockets
 from asgiref.sync import async_to_sync
 
 from games import realtime
-from tests.conftest import Server
+from tests.conftest import Server, scaled_backend
 from tests.games.conftest import EXAMPLE_DECK
 from tests.games.test_lobby_live import lobby_socket
 from tests.games.test_websocket import communicator, make_table
@@ -154,6 +154,11 @@ async def _stopped_server(server: Server, *, long_poll: bool) -> float:
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(
+    scaled_backend(),
+    reason="the outage is made by a database without its tables: SQLite's 'no such table' is an "
+    "outage, PostgreSQL's undefined table a bug (500); the close code does not depend on it",
+)
 def test_the_server_closes_a_handshake_it_cannot_serve_with_1013(tmp_path):
     """A server's own close codes go through daphne (config.server.WebSocketChannel; autobahn's
     sendClose refuses them, and the socket was closed as an internal error, 1011): a lobby

@@ -166,6 +166,18 @@ class Load:
         self.moving = False
         await asyncio.sleep(PAUSE_S * 4)  # the last moves answered
 
+    async def wind_down(self, back: float, within: float) -> tuple[float, dict, dict]:
+        """Stop moving, wait for the sockets to be in sync (`in_sync(back, within)`) and read
+        each game's move log: (when the moves stopped, the sockets' lags, the logs by game)."""
+        await self.stop_moving()
+        stopped = time.monotonic()
+        lags = await self.in_sync(back, within)
+        logs = {}
+        for game, key in self.games.items():
+            answer = await self.request("GET", 0, f"/api/games/{game}/moves?key={key}")
+            logs[game] = answer.json()
+        return stopped, lags, logs
+
     async def close(self) -> None:
         self.moving = self.running = False
         for task in self.tasks:

@@ -17,6 +17,20 @@ from pathlib import Path
 
 from tests.conftest import free_port
 
+
+def terminate(process: subprocess.Popen | None, timeout: float = 10) -> None:
+    """Stop a process a test started, if it still runs: SIGTERM (a fast shutdown), then
+    SIGKILL when it has not ended within `timeout` seconds."""
+    if process is None or process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
 PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
 REDIS_SERVER = os.environ.get("REDIS_SERVER", "redis-server")
 
@@ -117,13 +131,7 @@ class Redis:
         raise RuntimeError("redis-server did not start")
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
+        terminate(self.process)
         self.process = None
 
     def destroy(self) -> None:

@@ -73,13 +73,7 @@ async def play(urls, ssl, fault, recover) -> dict:
         # socket can only learn of them by resynchronising.
         load.quiet(load.tables[0], moves_for=0.5)
         await asyncio.sleep(AFTER_S)
-        await load.stop_moving()
-        stopped = time.monotonic()
-        lags = await load.in_sync(back, SYNC_S)
-        logs = {}
-        for game, key in load.games.items():
-            answer = await load.request("GET", 0, f"/api/games/{game}/moves?key={key}")
-            logs[game] = answer.json()
+        stopped, lags, logs = await load.wind_down(back, SYNC_S)
     finally:
         await load.close()
     return {

@@ -53,13 +53,7 @@ async def rolling_restart(servers, stores, tmp_path) -> dict:
             restarts.append((old.url, sent, exited, lags))
         back = time.monotonic()
         await asyncio.sleep(AFTER_S)
-        await load.stop_moving()
-        stopped = time.monotonic()
-        lags = await load.in_sync(back, SYNC_S)
-        logs = {}
-        for game, key in load.games.items():
-            answer = await load.request("GET", 0, f"/api/games/{game}/moves?key={key}")
-            logs[game] = answer.json()
+        stopped, lags, logs = await load.wind_down(back, SYNC_S)
     finally:
         await load.close()
     return {
