@@ -344,9 +344,12 @@ class Waiter:
     async def __aenter__(self) -> Waiter:
         self.channel = await self.layer.new_channel("watch.")
         await self.layer.group_add(self.group, self.channel)
+        # A server that stops answers it at once rather than at the end of its grace.
+        await realtime.open_sockets.opened(self.channel)
         return self
 
     async def __aexit__(self, *exc) -> None:
+        realtime.open_sockets.closed(self.channel)
         await self.layer.group_discard(self.group, self.channel)
 
     async def next(self, timeout: float) -> dict | None:
@@ -396,6 +399,8 @@ async def _wait_for_event(waiter: Waiter, game: Game, seen: int, name: str, on) 
             if loop.time() >= give_up:
                 return await load(game.pk)
             continue
+        if message.get("type") == realtime.RESTART:  # the server stops: the board now, as at
+            return await load(game.pk)  # the timeout; the client's next /watch goes elsewhere
         if message.get("type") == realtime.RESYNC:  # changes may have been lost: read it
             fresh = await load(game.pk)
             if fresh.version > seen:

@@ -196,7 +196,9 @@ class Server(DaphneServer):
         deadline = loop.time() + self.grace_s
         try:
             told = await open_sockets.restart()
-            log.warning("Told %d sockets to reconnect; waiting for the connections", told)
+            log.warning(
+                "Told %d sockets and long polls to reconnect; waiting for the connections", told
+            )
             while self.open_connections() and loop.time() < deadline:
                 await asyncio.sleep(DRAIN_POLL_S)
         finally:

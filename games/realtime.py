@@ -82,14 +82,15 @@ read the game afresh (a WebSocket sends its state if it is newer than the one it
 
 RESTART = "server.restart"
 """What an open socket of a process that stops hears on its channel: close with
-SERVICE_RESTART."""
+SERVICE_RESTART (a waiting long poll of the text protocol: answer now, cards.protocol)."""
 SERVICE_RESTART = 1012
 """The close code (RFC 6455: Service Restart) of a socket whose server stops: reconnect at once."""
 
 
 class OpenSockets:
-    """This process's open WebSockets (their channels), so that a server that stops can tell
-    each to close with SERVICE_RESTART.
+    """This process's open WebSockets and waiting long polls (their channels), so that a server
+    that stops can tell each to go: a socket closes with SERVICE_RESTART, a /watch answers the
+    board as it is (as at its timeout), and each client comes back to another process.
 
     Each socket says it is open once accepted (`opened`) and closed however it ends (`closed`).
     Once `restart` has begun, a socket accepted later is told at once.
