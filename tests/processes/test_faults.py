@@ -86,7 +86,9 @@ async def play(urls, ssl, fault, recover) -> dict:
     }
 
 
-def check(run: dict, server, *, name: str, outage: bool) -> None:
+def check(run: dict, server, *, name: str, outage: bool, window: str = "down") -> None:
+    """Check a run and note its figures; `window` names the time from the fault to the
+    recovery in them ("down", or "restarting" for a rolling restart, when nothing is down)."""
     load: Load = run["load"]
     began, back, stopped = run["began"], run["back"], run["stopped"]
     failures = load.failures()
@@ -96,8 +98,8 @@ def check(run: dict, server, *, name: str, outage: bool) -> None:
     moves = sum(len(acked) for acked in load.acks.values())
     slowest = max((a.took for a in load.answers if a.way == "http"), default=0.0)
     FIGURES.append(
-        f"{name}{' through nginx' if THROUGH_NGINX else ''}: {back - began:.1f} s down; "
-        f"{moves} moves acknowledged; while down {dict(during)}; after it {dict(after)}; last "
+        f"{name}{' through nginx' if THROUGH_NGINX else ''}: {back - began:.1f} s {window}; "
+        f"{moves} moves acknowledged; while {window} {dict(during)}; after it {dict(after)}; last "
         f"503 {max(late, default=0):.2f} s after the recovery; sockets in sync "
         f"{max(run['lags'].values()):.2f} s after it; slowest request {slowest:.2f} s"
         + (f"; {len(failures)} failures in all, first {failures[0]}" if failures else "")

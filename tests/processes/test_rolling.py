@@ -89,7 +89,7 @@ def test_a_rolling_restart_under_load(pair, stores, tmp_path):
             f"every socket in sync {max(lags.values()):.2f} s after it was back"
         )
     FIGURES.append(f"rolling restart: {len(told)} sockets closed with 1012")
-    check(run, servers[0], name="rolling restart", outage=False)
+    check(run, servers[0], name="rolling restart", outage=False, window="restarting")
     for url, _sent, exited, lags in run["restarts"]:
         assert exited < GRACE_S, exited  # its sockets gone, it did not wait for the grace
         assert moved[url] and max(moved[url].values()) <= SYNC_S, moved[url]
