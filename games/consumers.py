@@ -103,7 +103,36 @@ def _whole_story(game_id: int, viewer: str | None, shared: bool) -> tuple[int, t
     return head.version, about, text
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class KnownSocket:
+    """What a consumer of ours is to its server, as a mixin before AsyncWebsocketConsumer: once
+    accepted, counted among the open sockets of its `kind` (games.metrics) and known to
+    `realtime.open_sockets` until it ends (`ended`), so a server that stops closes it with 1012,
+    Service Restart, and its page reconnects at once (to another process, or this one
+    restarted)."""
+
+    kind = "game"
+    counted = False
+
+    async def accept(self, subprotocol=None, headers=None) -> None:
+        await super().accept(subprotocol, headers)
+        if not self.counted:
+            self.counted = True
+            metrics.WEBSOCKETS_OPEN.labels(self.kind).inc()
+        await realtime.open_sockets.opened(self.channel_name)
+
+    def ended(self) -> None:
+        """However the socket ended: no longer counted or known (once)."""
+        if self.counted:
+            self.counted = False
+            metrics.WEBSOCKETS_OPEN.labels(self.kind).dec()
+            realtime.open_sockets.closed(self.channel_name)
+
+    async def server_restart(self, message: dict) -> None:
+        """This server is stopping (config.server): close with 1012, Service Restart."""
+        await self.close(realtime.SERVICE_RESTART)
+
+
+class GameConsumer(KnownSocket, AsyncWebsocketConsumer):
     """One WebSocket on one game, a member of the game's group while it is open."""
 
     def __init__(self, *args, **kwargs) -> None:
@@ -121,7 +150,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.heartbeat: asyncio.TimerHandle | None = None
         self.credentials: list[str] = []  # what opened it: their end closes it
         self.accepted = False
-        self.counted = False  # in the metrics' open sockets
 
     @cached_property
     def game_id(self) -> int:
@@ -164,9 +192,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             pass
         finally:  # however the socket ends, it leaves its group
             metrics.leave(way)
-            if self.counted:
-                metrics.WEBSOCKETS_OPEN.labels("game").dec()
-                realtime.open_sockets.closed(self.channel_name)
+            self.ended()
             for reader in readers:
                 reader.cancel()
             for reader in readers:
@@ -189,13 +215,6 @@ class GameConsumer(AsyncWebsocketConsumer):
             if outage is None:
                 raise
             await self.unavailable(outage, connecting=message["type"] == "websocket.connect")
-
-    async def accept(self, subprotocol=None, headers=None) -> None:
-        await super().accept(subprotocol, headers)
-        if not self.counted:
-            self.counted = True
-            metrics.WEBSOCKETS_OPEN.labels("game").inc()
-        await realtime.open_sockets.opened(self.channel_name)
 
     async def unavailable(self, outage, *, connecting: bool) -> None:
         """Say that a service did not answer; an open socket stays open (its client may send the
@@ -467,11 +486,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         acts no more and closes; a page that reconnects comes back as what it is now."""
         self.seat = None
         await self.close(ACCESS_ENDED)
-
-    async def server_restart(self, message: dict) -> None:
-        """This server is stopping (config.server): the socket closes with 1012, Service
-        Restart, and its page reconnects at once (to another process, or this one restarted)."""
-        await self.close(realtime.SERVICE_RESTART)
 
     async def game_chat(self, message: dict) -> None:
         """A chat message written at the game (services.chat_post)."""

@@ -42,9 +42,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
-from games import lobby, metrics, presence, realtime, runtime
+from games import lobby, presence, runtime
 from games.auth import socket_credentials
-from games.consumers import ACCESS_ENDED
+from games.consumers import ACCESS_ENDED, KnownSocket
 from games.errors import unavailable
 from games.realtime import LOBBY_GROUP, credential_group
 
@@ -76,8 +76,10 @@ def _lists(player, news: str | None) -> dict:
     return lists
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(KnownSocket, AsyncWebsocketConsumer):
     """One lobby socket: a member of the lobby group, and online while it is open."""
+
+    kind = "lobby"  # in the metrics' open sockets
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -94,22 +96,12 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task] = set()
         self.credentials: list[str] = []  # its session: a log-out closes it
-        self.counted = False  # in the metrics' open sockets
 
     async def __call__(self, scope, receive, send):
         try:
             await super().__call__(scope, receive, send)
         finally:  # however the socket ends
-            if self.counted:
-                metrics.WEBSOCKETS_OPEN.labels("lobby").dec()
-                realtime.open_sockets.closed(self.channel_name)
-
-    async def accept(self, subprotocol=None, headers=None) -> None:
-        await super().accept(subprotocol, headers)
-        if not self.counted:
-            self.counted = True
-            metrics.WEBSOCKETS_OPEN.labels("lobby").inc()
-        await realtime.open_sockets.opened(self.channel_name)
+            self.ended()
 
     async def dispatch(self, message: dict) -> None:
         try:
@@ -205,11 +197,6 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         """The session this socket was opened with logged out: it closes (it named the
         account among who is online)."""
         await self.close(ACCESS_ENDED)
-
-    async def server_restart(self, message: dict) -> None:
-        """This server is stopping (config.server): the socket closes with 1012, Service
-        Restart, and its page reconnects at once."""
-        await self.close(realtime.SERVICE_RESTART)
 
     async def turned_idle(self) -> None:
         """A live table has just turned idle: read the lists again."""
