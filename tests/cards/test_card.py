@@ -254,3 +254,20 @@ def test_the_documentation_examples_hold(module):
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0
     assert result.attempted > 0
+
+
+@given(st.sampled_from((3, 4, 5)), st.data())
+def test_a_claimed_card_is_read_alike_in_every_form(attributes, data):
+    """A claim's card is the same card whether named by its digits, its protocol text or a
+    phrase, and a form of another deck size is refused (code_of's quick table for digits and
+    texts agrees with parse_card)."""
+    from cards.engine.card import all_cards
+    from cards.engine.errors import CardError
+    from cards.engine.table.codes import code_of
+
+    card = data.draw(st.sampled_from(all_cards(attributes)))
+    for form in (card.digits, card.protocol, card.protocol.lower(), f" {card.digits} "):
+        assert code_of(form, attributes) == card.code
+    other = data.draw(st.sampled_from([a for a in (3, 4, 5) if a != attributes]))
+    with pytest.raises(CardError):
+        code_of(all_cards(other)[0].digits, attributes)

@@ -81,10 +81,20 @@ def stored_codes(attributes: int) -> Callable[[Iterable[str]], tuple[int, ...]]:
     return lambda given: tuple(map(code, given))
 
 
+@cache
+def _named(attributes: int) -> dict[str, int]:
+    """Every card's code by the two texts clients send most: its protocol text and its digits."""
+    return {
+        **_codes(attributes),
+        **{card.digits: card.code for card in all_cards(attributes)},
+    }
+
+
 def code_of(text: str, attributes: int) -> int:
-    """Return the code of the card a text names: a stored protocol text at once, any other form
-    `parse_card` reads (digits, a phrase, another case) through it; raise `CardError` if none."""
-    code = _codes(attributes).get(text)
+    """Return the code of the card a text names: a protocol text or digits (what clients send)
+    at once, any other form `parse_card` reads (a phrase, another case) through it; raise
+    `CardError` if none."""
+    code = _named(attributes).get(text)
     return parse_card(text, attributes).code if code is None else code
 
 
