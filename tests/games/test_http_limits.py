@@ -4,6 +4,7 @@ naming the limit, never a connection closed without a word (config/server.py).""
 from __future__ import annotations
 
 import socket
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -55,3 +56,27 @@ def test_requests_within_the_limits_are_served_on_the_same_connection(server):
     last = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
     answer = ask(server, near + last)
     assert answer.count(b"HTTP/1.1 200 OK") == 2, answer[:300]
+
+
+def test_every_request_is_in_the_access_log_once(tmp_path):
+    """daphne's access log keeps one line per request, as `make run` shows it (Twisted's own
+    combined-log line, which daphne sends nowhere at its default verbosity, is not made:
+    config.server)."""
+    from tests.conftest import Server
+
+    running = Server(tmp_path, PYTHONUNBUFFERED="1").start()  # each line written at once
+    try:
+        for n in range(3):
+            raw = b"GET /healthz?n=%d HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n" % n
+            assert ask(running, raw).startswith(b"HTTP/1.1 200 OK")
+        deadline = time.monotonic() + 5
+        while True:
+            log = (tmp_path / f"server-{running.port}.log").read_text("utf-8", "replace")
+            lines = [line for line in log.splitlines() if '"GET /healthz?n=' in line]
+            if len(lines) >= 3 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+    finally:
+        running.stop()
+    assert len(lines) == 3, log[-2000:]
+    assert all(" 200 " in line for line in lines), lines
