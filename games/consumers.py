@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import logging
 from functools import cached_property
@@ -157,31 +156,29 @@ class GameConsumer(KnownSocket, AsyncWebsocketConsumer):
 
     async def __call__(self, scope, receive, send):
         """Run the consumer as Channels' AsyncConsumer does (its channel on the layer, then each
-        message from the socket or the channel to `dispatch`, one at a time), with one reader of
-        each for the socket's whole life: Channels' `await_many_dispatch` makes a task per
-        message and waits on both sources again each time, a tenth of the server's time under
-        bench/bench_load.py."""
+        message from the socket or the channel to `dispatch`, one at a time), with one queue for
+        both: the channel's own (realtime.GamesLayer.inbox), into which a reader of the socket
+        puts the socket's messages too. Channels' `await_many_dispatch` makes a task per message
+        and waits on both sources again each time (a tenth of the server's time under
+        bench/bench_load.py), and a reader of each source would carry every pushed change from
+        one queue to another."""
         self.scope = scope
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
         self.channel_name = await self.channel_layer.new_channel()
-        self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
         self.base_send = send
-        inbox: asyncio.Queue = asyncio.Queue()
+        inbox = self.channel_layer.inbox(self.channel_name)
 
-        async def read(source) -> None:
+        async def read() -> None:
             try:
                 while True:
-                    inbox.put_nowait(await source())
+                    await inbox.put(await receive())
             except asyncio.CancelledError:
                 raise
             except BaseException as exc:  # the consumer raises it, as Channels would
-                inbox.put_nowait(exc)
+                await inbox.put(exc)
 
         way = metrics.enter(metrics.Served("socket"))  # the moves it commits came by a socket
-        readers = [
-            asyncio.ensure_future(read(receive)),
-            asyncio.ensure_future(read(self.channel_receive)),
-        ]
+        reader = asyncio.ensure_future(read())
         try:
             while True:
                 message = await inbox.get()
@@ -193,12 +190,11 @@ class GameConsumer(KnownSocket, AsyncWebsocketConsumer):
         finally:  # however the socket ends, it leaves its group
             metrics.leave(way)
             self.ended()
-            for reader in readers:
-                reader.cancel()
-            for reader in readers:
-                with contextlib.suppress(asyncio.CancelledError):
-                    await reader
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
             await self.leave()
+            self.channel_layer.close_inbox(self.channel_name)
 
     async def dispatch(self, message: dict) -> None:
         """Run the message's handler. Channels' own dispatch first closes the database

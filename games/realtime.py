@@ -284,6 +284,25 @@ class GamesLayer(BaseChannelLayer):
         except asyncio.QueueFull:
             raise ChannelFull(channel) from None
 
+    def inbox(self, channel: str) -> asyncio.Queue:
+        """The queue of a channel of this process, for a consumer that reads it itself (and
+        puts its socket's own messages in it too, so it handles both one at a time, in the
+        order they came, without a task to carry each from one queue to another). The channel
+        is kept until `close_inbox`, whether or not it is in a group."""
+        mailbox = self.here().mailbox(channel)
+        mailbox.receivers += 1
+        return mailbox.queue
+
+    def close_inbox(self, channel: str) -> None:
+        """The consumer of `inbox` has stopped reading its channel: once in no group, it is
+        forgotten with whatever it was sent since (nobody will read it)."""
+        local = self.here()
+        mailbox = local.mailboxes.get(channel)
+        if mailbox is not None:
+            mailbox.receivers -= 1
+            if not (mailbox.receivers or mailbox.groups):
+                del local.mailboxes[channel]
+
     async def receive(self, channel: str) -> dict:
         local = self.here()
         mailbox = local.mailboxes.get(channel)

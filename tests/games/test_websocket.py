@@ -148,3 +148,27 @@ def test_a_socket_to_a_game_id_past_64_bits_is_told_there_is_no_such_game(db):
         return await socket.connect()
 
     assert async_to_sync(run)() == (False, 4404)
+
+
+def test_a_closed_socket_leaves_nothing_in_the_channel_layer(db):
+    async_to_sync(_a_closed_socket_leaves_nothing_in_the_channel_layer)()
+
+
+async def _a_closed_socket_leaves_nothing_in_the_channel_layer():
+    """A socket's channel (its one queue for the socket's messages and the game's pushes) is
+    forgotten when it closes: a server that has served many sockets holds only the open ones'."""
+    from channels.layers import get_channel_layer
+
+    game, alice, bob = await make_table()
+    layer = get_channel_layer()
+    before = set(layer.here().mailboxes)
+    watcher = communicator(f"/ws/games/{game.pk}/")
+    assert (await watcher.connect())[0]
+    await watcher.receive_json_from(timeout=5)
+    assert len(set(layer.here().mailboxes) - before) == 1
+    for n in range(3):
+        await sync_to_async(services.chat_post)(
+            game_id=game.pk, player_id=alice.player_id, text=f"line {n}"
+        )
+    await watcher.disconnect()
+    assert set(layer.here().mailboxes) - before == set()
