@@ -35,8 +35,9 @@ WebSocket connection, which may also close with the codes RFC 6455 gives a serve
 autobahn's sendClose, which daphne uses, refuses them). At daphne's default verbosity, which sends
 Twisted's own log nowhere, the HTTP factory is given no log file, so Twisted does not format a
 combined-log line per request only to drop it (2 % of the server under bench/bench_load.py;
-daphne's access log is unchanged). Nothing of daphne or Twisted is replaced. HTTP/2, which only TLS with ALPN negotiates and which needs Twisted's http2 extra (not
-installed), is not offered.
+daphne's access log is unchanged). Nothing of daphne or Twisted is replaced. HTTP/2, which
+only TLS with ALPN negotiates and which needs Twisted's http2 extra (not installed), is not
+offered.
 """
 
 from __future__ import annotations

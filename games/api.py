@@ -114,13 +114,13 @@ def join_game(game_id, data, client: str | None, player=None, credential: str = 
         )
     )
     guest = player is None or player.user_id is None
-    return join_answer(written, selectors.account_seats(game_id), guest=guest)
+    return join_answer(written, guest=guest)
 
 
-def join_answer(written, account_seats: set[int], *, guest: bool = True) -> dict:
+def join_answer(written, *, guest: bool = True) -> dict:
     """The API's answer to a join (JoinView and games.api_fast): the token, the seat and the
-    game, from what the join read and wrote; `account_seats` are the numbers of the seats an
-    account holds (selectors.account_seats) and `guest` says whether the new seat's is a guest."""
+    game, from what the join read and wrote (the seats already there, and whether each is an
+    account's); `guest` says whether the new seat's is a guest."""
     change, head, row = written.change, written.after, written.row
     new = change.new_seat
     seats = [
@@ -129,7 +129,7 @@ def join_answer(written, account_seats: set[int], *, guest: bool = True) -> dict
             "name": seat.name,
             "score": change.scores.get(seat.name, seat.score),
             "is_computer": seat.is_computer,
-            "guest": not seat.is_computer and seat.number not in account_seats,
+            "guest": not seat.is_computer and not seat.account,
         }
         for seat in written.seats
     ]

@@ -25,7 +25,6 @@ import json
 import re
 from urllib.parse import parse_qs
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.core.signals import setting_changed
@@ -259,8 +258,7 @@ async def join(game_id: int, scope, body: bytes) -> tuple | None:
     new = written.change.new_seat
     # The new seat's socket comes next, most often to this process.
     store.remember_seat(services.seat_ref(game_id, new))
-    account_seats = await sync_to_async(selectors.account_seats)(game_id)
-    return 201, join_answer(written, account_seats), {}
+    return 201, join_answer(written), {}
 
 
 def _route_name(path: str) -> str:

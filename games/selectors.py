@@ -223,12 +223,6 @@ def is_guest_seat(seat) -> bool:
     return seat.player.user_id is None
 
 
-def account_seats(game_id: int) -> set[int]:
-    """The numbers of a game's seats whose players have accounts (one query)."""
-    seats = Seat.objects.filter(game_id=game_id, player__user__isnull=False)
-    return set(seats.values_list("number", flat=True))
-
-
 def seat_json(seat) -> dict:
     """A seat as the API shows it (a Seat, or a seat the write path knows: a new one has 0)."""
     return {

@@ -127,6 +127,7 @@ class SeatRow(NamedTuple):
     is_computer: bool
     protocol: bool
     computer: dict
+    account: bool = False  # its player has an account (a guest's seat: False)
 
 
 @dataclass(frozen=True)
@@ -241,8 +242,10 @@ def _head(row, cached) -> TableHead:
 
 
 def _seat_row(row) -> SeatRow:
-    pk, number, name, score, is_computer, protocol, computer = row
-    return SeatRow(pk, number, name, score, bool(is_computer), bool(protocol), _json(computer))
+    pk, number, name, score, is_computer, protocol, computer, account = row
+    return SeatRow(
+        pk, number, name, score, bool(is_computer), bool(protocol), _json(computer), bool(account)
+    )
 
 
 def _seat_ref(row) -> SeatRef:

@@ -16,9 +16,11 @@ _HEAD = (
     "CASE WHEN version = %s THEN NULL ELSE state END FROM games_game WHERE id = %s"
 )
 _ROW = "SELECT options, is_default, created, updated, finished FROM games_game WHERE id = %s"
+# A seat's last column: whether its player has an account (a join's answer says who is a guest).
 _SEATS = (
-    "SELECT id, number, name, score, is_computer, protocol, computer FROM games_seat "
-    "WHERE game_id = %s ORDER BY number"
+    "SELECT s.id, s.number, s.name, s.score, s.is_computer, s.protocol, s.computer, "
+    "p.user_id IS NOT NULL FROM games_seat s JOIN games_player p ON p.id = s.player_id "
+    "WHERE s.game_id = %s ORDER BY s.number"
 )
 _VERSION = "SELECT version FROM games_game WHERE id = %s"
 _DEFAULT = "SELECT id FROM games_game WHERE is_default"
@@ -243,7 +245,8 @@ _JOIN_READ = (
     "CASE WHEN version = %s THEN NULL ELSE state END, "
     "options, is_default, created, updated, finished, "
     "(SELECT coalesce(json_agg(json_build_array(s.id, s.number, s.name, s.score, s.is_computer, "
-    "s.protocol, s.computer) ORDER BY s.number), '[]') FROM games_seat s "
+    "s.protocol, s.computer, p.user_id IS NOT NULL) ORDER BY s.number), '[]') "
+    "FROM games_seat s JOIN games_player p ON p.id = s.player_id "
     "WHERE s.game_id = games_game.id) FROM games_game WHERE id = %s"
 )
 
