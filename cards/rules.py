@@ -222,6 +222,13 @@ class SetTable:
         typed = table_state(state)
         return RULE_SETS[typed.rules].view(typed, actor, now_ms)
 
+    def seat_view(self, state: dict, actor: str, now_ms: int) -> dict | None:
+        """What `actor`'s view adds to a watcher's (None: the rule set draws each seat's whole;
+        see games.rules)."""
+        typed = table_state(state)
+        own = getattr(RULE_SETS[typed.rules], "seat_view", None)
+        return None if own is None else own(typed, actor, now_ms)
+
     def status(self, state: dict) -> str:
         """ "waiting" until the cards are dealt and someone sits, "active", then "over"."""
         typed = table_state(state)

@@ -56,7 +56,6 @@ from django.conf import settings
 from games import metrics, presence, realtime, runtime, selectors, services, store, story
 from games.auth import SESSION_PLAYER_KEY, scope_may_reach, socket_credentials
 from games.errors import RETRY_AFTER_S, GameError, unavailable
-from games.rules import get_rules
 
 log = logging.getLogger(__name__)
 
@@ -368,7 +367,7 @@ class GameConsumer(KnownSocket, AsyncWebsocketConsumer):
         key = (game.pk, game.version, self.seat_name)
         text = runtime.rendered(key)
         if text is None:
-            view = get_rules(game.kind).view(game.state, self.seat_name, services.now_ms())
+            view = selectors.game_view(game, seat_name=self.seat_name, now=services.now_ms())
             text = _text({"type": "state", "version": game.version, "view": view})
             runtime.remember_rendered(key, text)
         await self.send_text(text)

@@ -19,6 +19,10 @@ A kind may also have (the platform asks with ``getattr``):
 - ``rematch_options(options, seed)``: the options of a finished game played again (a new deal);
 - ``dealt_options(options)``: the options of the same game dealt as it is made (a game that
   waits for its start is judged by its deal: whether anyone can play it);
+- ``seat_view(state, actor, now_ms) -> dict | None``: the fields of `actor`'s view that differ
+  from a watcher's (``view(state, actor, now_ms) == {**view(state, None, now_ms),
+  **seat_view(state, actor, now_ms)}``), or None where the kind draws each seat's whole view:
+  every seat's view of one version then shares one watcher's (games.selectors.game_view);
 - ``private_fields(outcome) -> tuple of names``: the fields of a move's outcome that only its
   seat may read until the game is over (a Set hint's card); every way out leaves them out for
   everyone else (games.selectors.outcomes_for);

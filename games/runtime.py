@@ -29,6 +29,7 @@ from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
+from typing import Any
 
 import orjson
 from django.conf import settings
@@ -224,17 +225,17 @@ def cached_seat(game_id: int, name: str) -> int | None:
 # come with a new version soon after.
 _RENDERED_FOR_S = 1.0
 _RENDERED_SIZE = 256
-_rendered: OrderedDict[tuple, tuple[float, str]] = OrderedDict()
+_rendered: OrderedDict[tuple, tuple[float, Any]] = OrderedDict()
 
 
-def rendered(key: tuple) -> str | None:
+def rendered(key: tuple) -> Any:
     found = _rendered.get(key)
     if found is None or time.monotonic() - found[0] > _RENDERED_FOR_S:
         return None
     return found[1]
 
 
-def remember_rendered(key: tuple, text: str) -> None:
+def remember_rendered(key: tuple, text: Any) -> None:
     _rendered[key] = (time.monotonic(), text)
     while len(_rendered) > _RENDERED_SIZE:
         _rendered.popitem(last=False)

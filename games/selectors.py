@@ -157,7 +157,22 @@ def keyed_url(url: str, link_key: str) -> str:
 
 
 def game_view(game: Game, *, seat_name: str | None, now: int) -> dict:
-    return get_rules(game.kind).view(game.state, seat_name, now)
+    """What a seat (None: a watcher) sees of a stored game (a Game or a head). Where the rules
+    say what a seat's view adds to a watcher's (``seat_view``), the watcher's view of a version
+    is drawn once and shared by every seat's, for a moment (games.runtime.rendered): the four
+    seats of a table each sent the change draw one view, not four. The views share their parts
+    that way: a caller reads a view (and renders it), never changes it."""
+    rules = get_rules(game.kind)
+    own = getattr(rules, "seat_view", None) if seat_name is not None else None
+    fields = own(game.state, seat_name, now) if own is not None and game.pk else None
+    if fields is None:
+        return rules.view(game.state, seat_name, now)
+    key = ("watcher-view", game.pk, game.version)
+    watcher = runtime.rendered(key)
+    if watcher is None:
+        watcher = rules.view(game.state, None, now)
+        runtime.remember_rendered(key, watcher)
+    return {**watcher, **fields}
 
 
 def move_reply(result, *, seat_name: str, now: int) -> dict:

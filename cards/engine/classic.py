@@ -59,6 +59,7 @@ from cards.engine.table.shared import (
     final_result,
     forgotten,
     is_present,
+    may_start,
     option_int,
     record_hint,
     refuse_before_deal,
@@ -295,7 +296,8 @@ class ClassicRules(TableRules):
         """Draw the table for ``player`` (None: a spectator) as JSON-able data.
 
         ``board`` is the flat list of positions, each with its card, ``row`` (``i % 3``) and
-        ``col`` (``i // 3``); ``rows`` is 3 and ``cols`` ``len(board) // 3``.
+        ``col`` (``i // 3``); ``rows`` is 3 and ``cols`` ``len(board) // 3``. What differs from
+        a spectator's view is `seat_view`.
         """
         state = _due(state, now_ms)
         cards = described(state.attributes)
@@ -312,22 +314,14 @@ class ClassicRules(TableRules):
             "cols": -(-len(board) // 3),
             "board_size": state.board_size,
             "board": board,
-            "you": player,
-            "seated": player in state.scores,
-            "locked_out": player in state.locked,
+            **_seat_fields(state, player),
             "locked": sorted(state.locked),
             "scores": dict(sorted(state.scores.items())),
             "players": sorted(state.players),
             "present": sorted(present),
             "away": sorted(set(state.players) - set(present)),
             "deck_left": len(state.deck),
-            "hint": active_hint(
-                state,
-                player,
-                state.board,
-                _positions(state),
-                claims_of(state) if isinstance(state, ModeState) else None,
-            ),
+            "hint": _hint(state, player),
             "over": state.over,
             "result": final_result(state) if state.over else None,
             "next_deadline": ClassicRules.next_deadline(state),
@@ -335,6 +329,33 @@ class ClassicRules(TableRules):
         if isinstance(state, ModeState):
             view.update(mode_view(state, cards))
         return view
+
+    @staticmethod
+    def seat_view(state: ClassicState, player: str, now_ms: int) -> dict:
+        """The fields of ``player``'s view that differ from a spectator's, and the clock:
+        ``view(state, player, now_ms)`` is ``{**view(state, None, now_ms), **seat_view(state,
+        player, now_ms)}``, so every seat's view of one version can share one spectator's."""
+        state = _due(state, now_ms)
+        return {
+            "may_start": may_start(state, player, now_ms),
+            "now": now_ms,  # a shared spectator's view may be a moment old
+            **_seat_fields(state, player),
+            "hint": _hint(state, player),
+        }
+
+
+def _seat_fields(state: ClassicState, player: str | None) -> dict[str, Any]:
+    return {
+        "you": player,
+        "seated": player in state.scores,
+        "locked_out": player in state.locked,
+    }
+
+
+def _hint(state: ClassicState, player: str | None) -> dict | None:
+    """The viewer's hint while its whole set (or claim) is still on the board."""
+    claims = claims_of(state) if isinstance(state, ModeState) else None
+    return active_hint(state, player, state.board, _positions(state), claims)
 
 
 def _dealt(state: ClassicState, at_ms: int) -> ClassicState:

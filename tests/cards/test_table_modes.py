@@ -289,6 +289,16 @@ def test_random_play_in_every_mode_keeps_the_invariants(mode, seed, attributes, 
             continue
         state = result.state
         check(state, dealt)
+        check_seat_views(R, state, ("ann", "bo", "cy"), now)
+
+
+def check_seat_views(rules, state, players, now) -> None:
+    """Each seat's view is a spectator's with its seat's fields (`seat_view`), key for key."""
+    watcher = rules.view(state, None, now)
+    for player in players:
+        seen = rules.view(state, player, now)
+        shared = {**watcher, **rules.seat_view(state, player, now)}
+        assert seen == shared and list(seen) == list(shared)
 
 
 @pytest.mark.parametrize("mode", ["ultra", "chain", "puzzle"])

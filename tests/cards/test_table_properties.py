@@ -26,6 +26,7 @@ from cards.engine.table import (
     TableState,
 )
 from cards.engine.table.codes import set_at, texts_of
+from tests.cards.test_table_modes import check_seat_views
 
 T = 1_700_000_000_000
 PLAYERS = ("ann", "bo", "cy", "dee")
@@ -292,6 +293,7 @@ def test_random_classic_play_keeps_the_invariants(seed, attributes, steps):
         state = result.state
         check_classic(state, dealt)
         assert json.loads(json.dumps(R.view(state, player, now)))
+        check_seat_views(R, state, (*PLAYERS, "nobody"), now)
 
 
 def play_declare_to_the_end(seed: int, attributes: int) -> tuple[DeclareState, int]:

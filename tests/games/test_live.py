@@ -76,7 +76,7 @@ async def move(game_id: int, token: str, action, now: int | None = None):
 
 async def join(game_id: int, name: str, now: int | None = None) -> dict:
     written = await services.arun(services.join(game_id=game_id, name=name, client=CLIENT, now=now))
-    return join_answer(written, set())  # no player here has an account
+    return join_answer(written)
 
 
 async def create(kind: str, options: dict, seed: int | None, now: int | None = None) -> dict:
