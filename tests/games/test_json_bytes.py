@@ -9,7 +9,13 @@ from hypothesis import strategies as st
 
 from games.runtime import json_bytes
 
-scalars = st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False, allow_infinity=False)
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text()
+    | st.floats(allow_nan=False, allow_infinity=False)
+)
 values = st.recursive(
     scalars,
     lambda inner: st.lists(inner, max_size=4)
