@@ -20,6 +20,9 @@ Environment variables (all optional here; see config/settings_production.py for 
   window ends, a correct password too (accounts/logins.py).
 - RATE_LIMIT_SIGNUPS: new accounts asked for per client address, by the sign-up form or POST
   /api/accounts (default "20/hour").
+- GAME_STREAM_KEEPALIVE_S: seconds without a line after which a game's NDJSON stream sends a bare
+  newline (default 7); GAME_STREAMS_MAX_OPEN: game streams open at once per account, seat or
+  client address in each server process (default 8; beyond, 429).
 """
 
 import os
@@ -281,6 +284,11 @@ SPECTACULAR_SETTINGS = {
 
 # The plain-text protocol's /watch waits at most this long before answering the current board.
 SET_WATCH_TIMEOUT_S = float(os.environ.get("SET_WATCH_TIMEOUT_S", "30"))
+# A game's NDJSON stream (GET /api/games/<id>/stream, games.follow): a bare newline after this
+# many seconds without a line keeps it open; at most this many open at once per account, seat or
+# client address (in each server process), a 429 beyond.
+GAME_STREAM_KEEPALIVE_S = float(os.environ.get("GAME_STREAM_KEEPALIVE_S", "7"))
+GAME_STREAMS_MAX_OPEN = int(os.environ.get("GAME_STREAMS_MAX_OPEN", "8"))
 # Threads per process that run game reads and writes (0: 1 on SQLite, 12 on other databases:
 # a move waits for its game's row lock, and pushes must not queue behind it).
 GAME_DB_THREADS = int(os.environ.get("GAME_DB_THREADS", "0"))

@@ -7,16 +7,16 @@ games.errors.api_exception_handler.
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpResponsePermanentRedirect, JsonResponse
+from django.http import HttpResponsePermanentRedirect, JsonResponse, StreamingHttpResponse
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import limits, option_rules, ratings, runtime, selectors, services, story
+from games import follow, limits, option_rules, ratings, runtime, selectors, services, story
 from games import serializers as s
 from games.auth import (
     AccountGrant,
@@ -28,6 +28,7 @@ from games.auth import (
     check_reach,
     credential_of,
     joining_player,
+    reader_seat,
     reader_seats,
     session_player_for_write,
 )
@@ -240,6 +241,123 @@ class GameDetailView(APIView):
         body["watching"] = runtime.watchers(head.pk)
         body["ratings"] = selectors.seat_ratings(game)
         return Response(body)
+
+
+STREAM_LINES = (
+    "One JSON object a line (`application/x-ndjson`), as they happen:\n\n"
+    '- `{"type": "gameFull", "id", "kind", "version", "seat", "view"}` first: the game and '
+    "your view of it (`seat`: your seat's name, null when you watch);\n"
+    '- `{"type": "gameState", "version", "view"}` after every change: the same view as the '
+    "WebSocket's `state` frames and `GET /api/games/<id>/`, drawn by the same code;\n"
+    '- `{"type": "chatLine", "id", "name", "text", "at"}` for every chat message;\n'
+    "- a bare newline after GAME_STREAM_KEEPALIVE_S seconds (7 by default) without a line, to "
+    "keep the connection open: skip empty lines.\n\n"
+    "The stream ends after the state that ends the game (a finished game: after its "
+    "`gameFull`), when the token it was opened with is revoked, and when the server restarts "
+    "(connect again: the next `gameFull` says where the game is; a gap in versions means "
+    "changes were missed, and the next line's view is whole anyway)."
+)
+STREAM_EXAMPLES = [
+    OpenApiExample(
+        "gameFull",
+        value={
+            "type": "gameFull",
+            "id": 7,
+            "kind": "square",
+            "version": 4,
+            "seat": "ada",
+            "view": {"status": "playing", "turn": "ada", "...": "the seat's view"},
+        },
+        response_only=True,
+        media_type=follow.NDJSON,
+    ),
+    OpenApiExample(
+        "gameState",
+        value={"type": "gameState", "version": 5, "view": {"status": "playing", "...": "..."}},
+        response_only=True,
+        media_type=follow.NDJSON,
+    ),
+    OpenApiExample(
+        "chatLine",
+        value={
+            "type": "chatLine",
+            "id": 3,
+            "name": "bob",
+            "text": "Good game!",
+            "at": "2026-11-25T02:51:05.123Z",
+        },
+        response_only=True,
+        media_type=follow.NDJSON,
+    ),
+]
+
+
+class GameStreamView(APIView):
+    """The game's NDJSON stream (games.follow.GameStream). The request is read here, on Django's
+    thread, as every API read is (who is reading, whether they may reach the game, the errors of
+    the one exception handler); the lines are then sent from the event loop by Django's ASGI
+    handler, which cancels the stream when the client goes away."""
+
+    authentication_classes = AUTH
+
+    def perform_content_negotiation(self, request, force=False):
+        # A client that asks for NDJSON is sent its refusals as the API's JSON all the same.
+        return super().perform_content_negotiation(request, force=True)
+
+    @extend_schema(
+        tags=["Games"],
+        summary="Follow a game as a stream of JSON lines",
+        description=(
+            "Send a seat's token (`Authorization: Token <token>`) or its account's "
+            "(`Authorization: Bearer <token>`) to see what the seat sees, or nothing to watch; "
+            "a private game needs its `key` (or a seat). " + STREAM_LINES + "\n\nAt most "
+            f"{settings.GAME_STREAMS_MAX_OPEN} streams (GAME_STREAMS_MAX_OPEN) may be open at "
+            "once per account, per seat token, or per client address for watchers, in each "
+            "server process; a stream frees its slot the moment it ends or its client goes.\n\n"
+            "Try it: `curl -N http://127.0.0.1:8000/api/games/7/stream`."
+        ),
+        parameters=[GAME_KEY],
+        responses={
+            (200, follow.NDJSON): OpenApiResponse(
+                s.GameStreamLineOut,
+                description="The stream: each line one of these objects (or a bare newline).",
+                examples=STREAM_EXAMPLES,
+            ),
+            **NOT_FOUND,
+            403: error_response("That seat token belongs to another game."),
+            429: error_response(
+                "Too many game streams open at once for this account, seat or client address: "
+                "close one first."
+            ),
+        },
+    )
+    def get(self, request, game_id: int):
+        game = selectors.game_row(game_id)
+        if isinstance(request.auth, SeatRef):
+            seat = acting_seat(request, game.pk)  # 403 for a token of another game
+        else:
+            check_reach(request, game)
+            seat = reader_seat(request, game.pk)
+        slot = follow.stream_slots.take(_stream_owner(request, seat))
+        credential = credential_of(request)
+        stream = follow.GameStream(
+            game.pk, seat.name if seat else None, [credential] if credential else [], slot
+        )
+        response = StreamingHttpResponse(stream, content_type=follow.NDJSON)
+        response["Cache-Control"] = "no-cache"
+        response["X-Accel-Buffering"] = "no"  # a proxy in front (nginx) passes each line on
+        return response
+
+
+def _stream_owner(request, seat) -> str:
+    """Whose open streams a stream counts among: its account's (a Bearer token), its seat's, or
+    its client address's (a watcher)."""
+    grant = request.auth if isinstance(request.auth, AccountGrant) else None
+    if grant is not None:
+        return f"account:{grant.user.pk}"
+    if seat is not None:
+        return f"seat:{seat.pk}"
+    return f"client:{limits.client_address(request.META)}"
 
 
 class LeaderboardView(APIView):

@@ -32,7 +32,8 @@ message's also say ``"for": "chat"``; a watcher may read the chat but not write 
 also wakes itself at the game's next deadline, so a socket-only table still times out.
 
 `GameConsumer` is a Channels consumer in its game's group on the channel layer
-(games.realtime): each committed change reaches it as a ``game.changed`` message. Its actions
+(games.realtime): each committed change reaches it as a ``game.changed`` message, turned into
+its seat's view as the game's NDJSON stream does it (games.follow). Its actions
 go through the services on the event loop (`services.amove`: who acts, well formed, the seat's
 rate limit, the rules, one commit), as every way in does.
 """
@@ -53,7 +54,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import metrics, presence, realtime, runtime, selectors, services, store, story
+from games import follow, metrics, presence, realtime, runtime, selectors, services, store, story
 from games.auth import SESSION_PLAYER_KEY, scope_may_reach, socket_credentials
 from games.errors import RETRY_AFTER_S, GameError, unavailable
 
@@ -364,13 +365,7 @@ class GameConsumer(KnownSocket, AsyncWebsocketConsumer):
             return
         self.sent_version = game.version
         self.arm_timer(game.deadline_ms)
-        key = (game.pk, game.version, self.seat_name)
-        text = runtime.rendered(key)
-        if text is None:
-            view = selectors.game_view(game, seat_name=self.seat_name, now=services.now_ms())
-            text = _text({"type": "state", "version": game.version, "view": view})
-            runtime.remember_rendered(key, text)
-        await self.send_text(text)
+        await self.send_text(follow.state_text(game, self.seat_name))
 
     def arm_timer(self, deadline_ms: int | None) -> None:
         """Wake at the game's next deadline so a timeout happens even if nobody sends anything."""
@@ -399,11 +394,7 @@ class GameConsumer(KnownSocket, AsyncWebsocketConsumer):
     async def game_changed(self, message: dict) -> None:
         """A change of the game, from its group (realtime.publish)."""
         if message["version"] > self.sent_version:
-            head = selectors.head_from_message(message, services.now_ms())
-            if head is None:
-                head = await runtime.load_game(
-                    self.game_id, message["version"], services.agame_fresh
-                )
+            head = await follow.game_at(self.game_id, message)
             await self.send_state(force=False, game=head)
             metrics.fanned_out(message)
         if self.follows_story and message["version"] > self.story_version:

@@ -576,3 +576,42 @@ class ExportOut(GameOut):
     state = serializers.DictField(allow_null=True, help_text="Null while the game is played.")
     moves = MoveOut(many=True)
     chat = ChatExportOut(many=True, help_text="The game's chat, oldest first.")
+
+
+# --- a game's NDJSON stream -----------------------------------------------------------------------
+
+
+class GameStreamLineOut(serializers.Serializer):
+    """One line of ``GET /api/games/<id>/stream`` (games.follow): which fields it has depends on
+    its `type`."""
+
+    type = serializers.ChoiceField(
+        choices=["gameFull", "gameState", "chatLine"],
+        help_text=(
+            "`gameFull` first (the game and your view of it), then `gameState` after every change "
+            "and `chatLine` for every chat message."
+        ),
+    )
+    id = serializers.IntegerField(
+        required=False, help_text="gameFull: the game's id; chatLine: the message's id."
+    )
+    kind = serializers.CharField(required=False, help_text="gameFull: the game's kind.")
+    version = serializers.IntegerField(
+        required=False,
+        help_text="gameFull, gameState: the game's version (moves applied) this view shows.",
+    )
+    seat = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="gameFull: your seat's name (null: you watch).",
+    )
+    view = serializers.DictField(
+        required=False,
+        help_text=(
+            "gameFull, gameState: what your seat sees (a watcher: what anyone sees), the same "
+            "view as GET /api/games/<id>/ and the WebSocket's state frames."
+        ),
+    )
+    name = serializers.CharField(required=False, help_text="chatLine: the writer's name.")
+    text = serializers.CharField(required=False, help_text="chatLine: as written, plain text.")
+    at = serializers.DateTimeField(required=False, help_text="chatLine: ISO 8601, UTC, to the ms.")

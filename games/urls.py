@@ -10,6 +10,7 @@ urlpatterns = [
     path("games/<int:game_id>/start", api.StartView.as_view(), name="game-start"),
     path("games/<int:game_id>/rematch", api.RematchView.as_view(), name="game-rematch"),
     path("games/<int:game_id>/computers", api.ComputerView.as_view(), name="game-computers"),
+    path("games/<int:game_id>/stream", api.GameStreamView.as_view(), name="game-stream"),
     path("games/<int:game_id>/chat", api.ChatView.as_view(), name="game-chat"),
     path("lobby/chat", api.LobbyChatView.as_view(), name="lobby-chat"),
     path("options", api.OptionRulesView.as_view(), name="options"),

@@ -1,0 +1,268 @@
+"""Following a game: the views a follower is sent after each change, and the game's NDJSON stream.
+
+Two ways in follow a game live, and send the same views, drawn here once: the WebSocket
+(games.consumers.GameConsumer) and ``GET /api/games/<id>/stream`` (games.api.GameStreamView,
+`GameStream` here). Each is a channel of the game's group on the channel layer
+(games.realtime): a committed change arrives as a ``game.changed`` message, which `game_at`
+turns into the game at that version (from the message when this process knows the state it
+started from, or read once for every follower here), and `state_text` into the follower's view
+of it (one rendering per version and reader, shared by every follower that sees the same).
+
+The stream is one JSON object a line (``application/x-ndjson``)::
+
+    {"type": "gameFull", "id": 7, "kind": "set", "version": 12, "seat": "ada", "view": {...}}
+    {"type": "gameState", "version": 13, "view": {...}}
+    {"type": "chatLine", "id": 4, "name": "bob", "text": "Good game!", "at": "2026-..."}
+
+``gameFull`` comes first: the game as the reader sees it (``seat``: its seat's name, null for
+a watcher). Then a ``gameState`` for every change (the WebSocket's ``state`` frame under another
+type), a ``chatLine`` for every chat message, and a bare newline after GAME_STREAM_KEEPALIVE_S
+seconds without a line, so proxies and clients keep the connection open. The stream ends after
+the state that ends the game, when its credential ends (a revoked account token), and when the
+server stops (the client reconnects: the next ``gameFull`` says where the game is).
+
+Each stream holds one of its owner's GAME_STREAMS_MAX_OPEN slots (`stream_slots`: per account,
+seat or client address, in this process) from its request until it ends; it frees it at once
+however it ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import weakref
+from collections.abc import AsyncIterator
+
+from channels.layers import get_channel_layer
+from django.conf import settings
+from rest_framework import status
+
+from games import realtime, runtime, selectors, services
+from games.errors import RETRY_AFTER_S, GameError, unavailable
+from games.models import Game
+
+log = logging.getLogger(__name__)
+
+NDJSON = "application/x-ndjson"
+_text = runtime.json_text
+
+
+async def game_at(game_id: int, message: dict):
+    """The game at the version of a ``game.changed`` message (or later): from the message when
+    this process knows the state it started from, or read once for every follower here."""
+    head = selectors.head_from_message(message, services.now_ms())
+    if head is None:
+        head = await runtime.load_game(game_id, message["version"], services.agame_fresh)
+    return head
+
+
+def state_text(game, seat_name: str | None, frame: str = "state") -> str:
+    """``{"type": frame, "version", "view"}``: the seat's (None: a watcher's) view of the game,
+    as JSON text; followers that see the same view of one version share one rendering."""
+    key = (game.pk, game.version, seat_name)
+    if frame != "state":
+        key = (frame, *key)
+    text = runtime.rendered(key)
+    if text is None:
+        view = selectors.game_view(game, seat_name=seat_name, now=services.now_ms())
+        text = _text({"type": frame, "version": game.version, "view": view})
+        runtime.remember_rendered(key, text)
+    return text
+
+
+def full_text(game, seat_name: str | None) -> str:
+    """The stream's first line: the game and the reader's view of it."""
+    view = selectors.game_view(game, seat_name=seat_name, now=services.now_ms())
+    return _text(
+        {
+            "type": "gameFull",
+            "id": game.pk,
+            "kind": game.kind,
+            "version": game.version,
+            "seat": seat_name,
+            "view": view,
+        }
+    )
+
+
+def chat_text(chat: dict) -> str:
+    """A chat message (services.chat_post's) as the stream's ``chatLine``."""
+    return _text({"type": "chatLine", **chat})
+
+
+# -- how many streams one owner may hold open --------------------------------------------------
+
+
+class TooManyStreams(GameError):
+    http_status = status.HTTP_429_TOO_MANY_REQUESTS
+
+    def __init__(self, limit: int, owner: str):
+        super().__init__(
+            f"At most {limit} game streams may be open at once for one {owner}: "
+            "close one before opening another."
+        )
+
+
+class StreamSlots:
+    """The open streams of each owner in this process ("account:3", "seat:12", "client:1.2.3.4"):
+    taken by a request (on Django's thread), given back when its stream ends (on the loop)."""
+
+    def __init__(self) -> None:
+        self.open: dict[str, int] = {}
+        self.lock = threading.Lock()
+
+    def take(self, owner: str) -> Slot:
+        """One of `owner`'s slots, or TooManyStreams when all are taken."""
+        limit = settings.GAME_STREAMS_MAX_OPEN
+        with self.lock:
+            held = self.open.get(owner, 0)
+            if held >= limit:
+                raise TooManyStreams(limit, owner.partition(":")[0].replace("client", "address"))
+            self.open[owner] = held + 1
+        return Slot(self, owner)
+
+    def give_back(self, owner: str) -> None:
+        with self.lock:
+            held = self.open.get(owner, 0) - 1
+            if held > 0:
+                self.open[owner] = held
+            else:
+                self.open.pop(owner, None)
+
+
+class Slot:
+    """One taken slot; `free` gives it back once, however often it is called."""
+
+    def __init__(self, slots: StreamSlots, owner: str) -> None:
+        self.slots, self.owner, self.held = slots, owner, True
+
+    def free(self) -> None:
+        if self.held:
+            self.held = False
+            self.slots.give_back(self.owner)
+
+
+stream_slots = StreamSlots()
+
+
+# -- the stream --------------------------------------------------------------------------------
+
+_WAKE = {"type": "stream.wake"}  # the stream's own timer: a keep-alive or a deadline is due
+
+
+class GameStream:
+    """The NDJSON lines of one reader's stream of a game, as an async iterable for Django's
+    StreamingHttpResponse (served on the event loop, cancelled when the client goes away).
+
+    It holds `slot` until it ends. A stream never iterated (its request failed after the view)
+    gives its slot back when it is collected."""
+
+    def __init__(self, game_id: int, seat_name: str | None, credentials, slot: Slot) -> None:
+        self.game_id = game_id
+        self.seat_name = seat_name
+        self.credentials = list(credentials)
+        self.slot = slot
+        weakref.finalize(self, slot.free)
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self.lines()
+
+    async def lines(self) -> AsyncIterator[bytes]:
+        layer = get_channel_layer()
+        channel = await layer.new_channel("stream.")
+        inbox = layer.inbox(channel)
+        groups = [realtime.group_name(self.game_id)]
+        groups += [realtime.credential_group(c) for c in self.credentials]
+        joined: list[str] = []
+        timer: asyncio.TimerHandle | None = None
+        try:
+            # Join first, then read: every change after the first view reaches this stream.
+            for group in groups:
+                await layer.group_add(group, channel)
+                joined.append(group)
+            await realtime.open_sockets.opened(channel)
+            try:
+                game = await services.agame_fresh(self.game_id)
+            except Exception as exc:  # the database not answering: said, and the stream ends
+                outage = unavailable(exc)
+                if outage is None:
+                    raise
+                yield _line(_text({"type": "error", "detail": outage.message}))
+                return
+            yield _line(full_text(game, self.seat_name))
+            loop = asyncio.get_running_loop()
+            keepalive = settings.GAME_STREAM_KEEPALIVE_S
+            quiet_until = loop.time() + keepalive
+            sent, deadline = game.version, game.deadline_ms
+
+            def arm() -> asyncio.TimerHandle:
+                at = quiet_until
+                if deadline is not None:
+                    at = min(at, loop.time() + max(deadline - services.now_ms(), 0) / 1000 + 0.01)
+                return loop.call_at(at, _wake, inbox)
+
+            timer = arm()
+            while game.status != Game.Status.OVER:
+                message = await inbox.get()
+                kind = message.get("type")
+                if kind == _WAKE["type"]:
+                    if deadline is not None and services.now_ms() >= deadline:
+                        deadline = await self.apply_deadline()  # its change comes as a message
+                    if loop.time() >= quiet_until:
+                        yield b"\n"
+                        quiet_until = loop.time() + keepalive
+                    timer = arm()
+                    continue
+                if kind == "game.chat":
+                    yield _line(chat_text(message["chat"]))
+                    quiet_until = loop.time() + keepalive
+                    continue
+                if kind in (realtime.RESTART, "access.ended"):
+                    return  # the server stops, the credential ended: the client comes back
+                if kind == "game.changed" and message["version"] > sent:
+                    game = await game_at(self.game_id, message)
+                elif kind == realtime.RESYNC:  # changes may have been lost: read it afresh
+                    game = await runtime.load_game(self.game_id, -1, services.agame_fresh)
+                else:
+                    continue  # presence, a rematch, a change already sent
+                if game.version <= sent:
+                    continue
+                yield _line(state_text(game, self.seat_name, "gameState"))
+                sent = game.version
+                quiet_until = loop.time() + keepalive
+                if game.deadline_ms != deadline:
+                    deadline = game.deadline_ms
+                    timer.cancel()
+                    timer = arm()
+        finally:  # however the stream ends (the client gone: cancelled), it leaves its groups
+            if timer is not None:
+                timer.cancel()
+            realtime.open_sockets.closed(channel)
+            for group in joined:
+                await layer.group_discard(group, channel)
+            layer.close_inbox(channel)
+            self.slot.free()
+
+    async def apply_deadline(self) -> int | None:
+        """Apply what the game's deadline makes due (the first reader there does, under the
+        game's lock); the next deadline, or when to try again if the database did not answer."""
+        try:
+            return (await services.arun(services.tick(game_id=self.game_id))).game.deadline_ms
+        except GameError:  # the game cannot be read now: the next change shows it
+            log.warning("The deadline of game %s could not be applied", self.game_id)
+            return None
+        except Exception as exc:
+            if unavailable(exc) is None:
+                raise
+            return services.now_ms() + RETRY_AFTER_S * 1000
+
+
+def _line(text: str) -> bytes:
+    return text.encode() + b"\n"
+
+
+def _wake(inbox: asyncio.Queue) -> None:
+    with contextlib.suppress(asyncio.QueueFull):  # a stream that far behind has lines to send
+        inbox.put_nowait(_WAKE)
