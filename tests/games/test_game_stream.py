@@ -414,3 +414,32 @@ def test_through_daphne_a_closed_stream_frees_its_slot(server):
     finally:
         for response in held:
             _close(response)
+
+
+def test_a_stream_alone_applies_the_games_deadline(db):
+    async_to_sync(_deadline)()
+
+
+async def _deadline():
+    """A declare's clock runs out with nobody but the stream following the game: the stream
+    applies it (as a socket would) and is sent the state after it."""
+    game = await sync_to_async(services.game_create)(
+        kind="set",
+        options={"start": "now", "rules": "declare", "deck": EXAMPLE_DECK, "declare_ms": 300},
+        is_open=True,
+    )
+    alice = await sync_to_async(services.game_join)(
+        game_id=game.pk, player=await Player.objects.acreate(name="alice")
+    )
+    stream = Stream(f"/api/games/{game.pk}/stream", token=alice.token)
+    assert await stream.open() == 200
+    assert (await stream.line())["view"]["declare"]["state"] == "none"
+    seat = await store.aseat_by_token(alice.token)
+    await services.amove(game_id=game.pk, seat=seat, action={"type": "declare"})
+    declared = await stream.line()
+    assert declared["view"]["declare"]["state"] == "my"
+    timed_out = await stream.line(timeout=5)
+    assert timed_out["version"] > declared["version"]
+    assert timed_out["view"]["declare"]["state"] == "none"
+    await stream.close()
+    assert stream_channels() == []
