@@ -7,7 +7,12 @@ games.errors.api_exception_handler.
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpResponsePermanentRedirect, JsonResponse, StreamingHttpResponse
+from django.http import (
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    JsonResponse,
+    StreamingHttpResponse,
+)
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
@@ -338,6 +343,8 @@ class GameStreamView(APIView):
         else:
             check_reach(request, game)
             seat = reader_seat(request, game.pk)
+        if request.method == "HEAD":  # the answer's headers only: no stream is opened
+            return HttpResponse(content_type=follow.NDJSON)
         slot = follow.stream_slots.take(_stream_owner(request, seat))
         credential = credential_of(request)
         stream = follow.GameStream(

@@ -15,6 +15,8 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
+from accounts.models import AccessToken
+from accounts.tokens import token_revoke
 from cards.engine.rules import find_set
 from config.asgi import application
 from games import services, store
@@ -283,6 +285,9 @@ async def _refusals(client):
         assert stream.headers[b"Content-Type"] == b"application/json"
         assert said in (await stream.body())["detail"], path
     assert stream_channels() == []
+    head = await sync_to_async(client.head)(f"/api/games/{game.pk}/stream")
+    assert head.status_code == 200 and head["Content-Type"] == "application/x-ndjson"
+    assert head.content == b""
     # The game's key, or a seat of it, opens a private game's stream.
     for auth, query in (({}, f"?key={private.link_key}"), ({"token": carol.token}, "")):
         stream = Stream(f"/api/games/{private.pk}/stream{query}", **auth)
@@ -308,14 +313,18 @@ def test_an_account_token_streams_its_seats_view(db, client):
     )
     assert joined.status_code == 201, joined.content
     async_to_sync(_account_stream)(game.pk, bearer)
-    assert get_user_model().objects.filter(username="fay").exists()
 
 
 async def _account_stream(game_id: int, bearer: str):
     stream = Stream(f"/api/games/{game_id}/stream", bearer=bearer)
     assert await stream.open() == 200
     assert (await stream.line())["seat"] == "fay"
-    await stream.close()
+    # The token revoked: the stream it opened ends, as its sockets close.
+    user = await get_user_model().objects.aget(username="fay")
+    row = await AccessToken.objects.filter(user=user).afirst()
+    assert await sync_to_async(token_revoke)(user=user, token_id=row.pk)
+    assert await stream.line() is None
+    await stream.app.wait(10)
     assert stream_channels() == []
 
 
