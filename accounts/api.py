@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
-from rest_framework import exceptions, negotiation, status
+from rest_framework import exceptions, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -32,6 +32,7 @@ from games import limits, profiles, selectors
 from games.auth import BearerAuthentication
 from games.errors import Conflict
 from games.models import Game, Seat
+from games.parsers import NDJSON, AnyAccept
 from games.schema import (
     ERROR_RESPONSES,
     JSON_BODY,
@@ -186,17 +187,8 @@ class UserView(APIView):
         )
 
 
-NDJSON = "application/x-ndjson"
 GAMES_PER_BATCH = 50
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
-
-
-class AnyAccept(negotiation.DefaultContentNegotiation):
-    """The games come as NDJSON, an error as JSON, whatever the client's Accept header asks
-    (``Accept: application/x-ndjson`` is not refused with a 406)."""
-
-    def select_renderer(self, request, renderers, format_suffix=None):
-        return renderers[0], renderers[0].media_type
 
 
 def _finished_games(user, *, since_ms: int | None, private: bool):

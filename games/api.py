@@ -39,6 +39,7 @@ from games.auth import (
 )
 from games.errors import Conflict, Forbidden, RuleError
 from games.models import Game
+from games.parsers import NDJSON, AnyAccept
 from games.schema import (
     ERROR_RESPONSES,
     FORBIDDEN_RESPONSES,
@@ -274,13 +275,13 @@ STREAM_EXAMPLES = [
             "view": {"status": "playing", "turn": "ada", "...": "the seat's view"},
         },
         response_only=True,
-        media_type=follow.NDJSON,
+        media_type=NDJSON,
     ),
     OpenApiExample(
         "gameState",
         value={"type": "gameState", "version": 5, "view": {"status": "playing", "...": "..."}},
         response_only=True,
-        media_type=follow.NDJSON,
+        media_type=NDJSON,
     ),
     OpenApiExample(
         "chatLine",
@@ -292,7 +293,7 @@ STREAM_EXAMPLES = [
             "at": "2026-11-25T02:51:05.123Z",
         },
         response_only=True,
-        media_type=follow.NDJSON,
+        media_type=NDJSON,
     ),
 ]
 
@@ -304,10 +305,7 @@ class GameStreamView(APIView):
     handler, which cancels the stream when the client goes away."""
 
     authentication_classes = AUTH
-
-    def perform_content_negotiation(self, request, force=False):
-        # A client that asks for NDJSON is sent its refusals as the API's JSON all the same.
-        return super().perform_content_negotiation(request, force=True)
+    content_negotiation_class = AnyAccept  # its refusals are JSON, whatever Accept asks
 
     @extend_schema(
         tags=["Games"],
@@ -323,7 +321,7 @@ class GameStreamView(APIView):
         ),
         parameters=[GAME_KEY],
         responses={
-            (200, follow.NDJSON): OpenApiResponse(
+            (200, NDJSON): OpenApiResponse(
                 s.GameStreamLineOut,
                 description="The stream: each line one of these objects (or a bare newline).",
                 examples=STREAM_EXAMPLES,
@@ -344,13 +342,13 @@ class GameStreamView(APIView):
             check_reach(request, game)
             seat = reader_seat(request, game.pk)
         if request.method == "HEAD":  # the answer's headers only: no stream is opened
-            return HttpResponse(content_type=follow.NDJSON)
+            return HttpResponse(content_type=NDJSON)
         slot = follow.stream_slots.take(_stream_owner(request, seat))
         credential = credential_of(request)
         stream = follow.GameStream(
             game.pk, seat.name if seat else None, [credential] if credential else [], slot
         )
-        response = StreamingHttpResponse(stream, content_type=follow.NDJSON)
+        response = StreamingHttpResponse(stream, content_type=NDJSON)
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # a proxy in front (nginx) passes each line on
         return response

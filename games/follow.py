@@ -45,7 +45,6 @@ from games.models import Game
 
 log = logging.getLogger(__name__)
 
-NDJSON = "application/x-ndjson"
 _text = runtime.json_text
 
 

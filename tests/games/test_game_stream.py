@@ -32,7 +32,7 @@ class Stream:
 
     def __init__(self, path: str, *, token: str | None = None, bearer: str | None = None):
         path, _, query = path.partition("?")
-        headers = [(b"host", b"127.0.0.1:8000")]
+        headers = [(b"host", b"127.0.0.1:8000"), (b"accept", b"application/x-ndjson")]
         if token:
             headers.append((b"authorization", f"Token {token}".encode()))
         if bearer:
