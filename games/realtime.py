@@ -88,9 +88,10 @@ SERVICE_RESTART = 1012
 
 
 class OpenSockets:
-    """This process's open WebSockets and waiting long polls (their channels), so that a server
-    that stops can tell each to go: a socket closes with SERVICE_RESTART, a /watch answers the
-    board as it is (as at its timeout), and each client comes back to another process.
+    """This process's open WebSockets, waiting long polls and game streams (their channels), so
+    that a server that stops can tell each to go: a socket closes with SERVICE_RESTART, a /watch
+    answers the board as it is (as at its timeout), a game's stream ends (games.follow), and each
+    client comes back to another process.
 
     Each socket says it is open once accepted (`opened`) and closed however it ends (`closed`).
     Once `restart` has begun, a socket accepted later is told at once.

@@ -19,7 +19,7 @@ from accounts.models import AccessToken
 from accounts.tokens import token_revoke
 from cards.engine.rules import find_set
 from config.asgi import application
-from games import services, store
+from games import realtime, services, store
 from games.models import Player
 from games.rules import get_rules
 from tests.games.conftest import EXAMPLE_DECK, SAME_ORIGIN
@@ -452,3 +452,21 @@ async def _deadline():
     assert timed_out["view"]["declare"]["state"] == "none"
     await stream.close()
     assert stream_channels() == []
+
+
+def test_a_server_that_stops_ends_its_streams_at_once(db, monkeypatch):
+    fresh = realtime.OpenSockets()  # the process's registry, fresh: a restart is for good
+    monkeypatch.setattr(realtime, "open_sockets", fresh)
+    async_to_sync(_server_stops)(fresh)
+
+
+async def _server_stops(open_sockets):
+    game, alice, _ = await classic_table()
+    stream = Stream(f"/api/games/{game.pk}/stream", token=alice.token)
+    assert await stream.open() == 200
+    assert (await stream.line())["type"] == "gameFull"
+    assert len(open_sockets) == 1
+    assert await open_sockets.restart() == 1
+    assert await stream.line(timeout=5) is None  # ended: the client connects again elsewhere
+    await stream.app.wait(10)
+    assert len(open_sockets) == 0 and stream_channels() == []
