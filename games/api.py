@@ -259,9 +259,11 @@ STREAM_LINES = (
     "- a bare newline after GAME_STREAM_KEEPALIVE_S seconds (7 by default) without a line, to "
     "keep the connection open: skip empty lines.\n\n"
     "The stream ends after the state that ends the game (a finished game: after its "
-    "`gameFull`), when the token it was opened with is revoked, and when the server restarts "
-    "(connect again: the next `gameFull` says where the game is; a gap in versions means "
-    "changes were missed, and the next line's view is whole anyway)."
+    "`gameFull`), when the token it was opened with is revoked, when the server restarts "
+    "(connect again: the next `gameFull` says where the game is), and when the database or "
+    'Redis stops answering, after a last line `{"type": "error", "detail", "code": '
+    '"unavailable"}` (connect again in a few seconds). Every view is whole: a gap in '
+    "versions only says that changes came together."
 )
 STREAM_EXAMPLES = [
     OpenApiExample(

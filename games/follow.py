@@ -18,8 +18,10 @@ The stream is one JSON object a line (``application/x-ndjson``)::
 a watcher). Then a ``gameState`` for every change (the WebSocket's ``state`` frame under another
 type), a ``chatLine`` for every chat message, and a bare newline after GAME_STREAM_KEEPALIVE_S
 seconds without a line, so proxies and clients keep the connection open. The stream ends after
-the state that ends the game, when its credential ends (a revoked account token), and when the
-server stops (the client reconnects: the next ``gameFull`` says where the game is).
+the state that ends the game, when its credential ends (a revoked account token), when the
+server stops (the client reconnects: the next ``gameFull`` says where the game is), and when the
+database or Redis stops answering, after a last line ``{"type": "error", "detail", "code":
+"unavailable"}`` (the client reconnects a few seconds later).
 
 Each stream holds one of its owner's GAME_STREAMS_MAX_OPEN slots (`stream_slots`: per account,
 seat or client address, in this process) from its request until it ends; it frees it at once
@@ -39,7 +41,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from rest_framework import status
 
-from games import realtime, runtime, selectors, services
+from games import metrics, realtime, runtime, selectors, services
 from games.errors import RETRY_AFTER_S, GameError, unavailable
 from games.models import Game
 
@@ -182,14 +184,7 @@ class GameStream:
                 await layer.group_add(group, channel)
                 joined.append(group)
             await realtime.open_sockets.opened(channel)
-            try:
-                game = await services.agame_fresh(self.game_id)
-            except Exception as exc:  # the database not answering: said, and the stream ends
-                outage = unavailable(exc)
-                if outage is None:
-                    raise
-                yield _line(_text({"type": "error", "detail": outage.message}))
-                return
+            game = await services.agame_fresh(self.game_id)
             yield _line(full_text(game, self.seat_name))
             loop = asyncio.get_running_loop()
             keepalive = settings.GAME_STREAM_KEEPALIVE_S
@@ -212,6 +207,7 @@ class GameStream:
                     if loop.time() >= quiet_until:
                         yield b"\n"
                         quiet_until = loop.time() + keepalive
+                    timer.cancel()  # (a wake that came late: the timer set since goes)
                     timer = arm()
                     continue
                 if kind == "game.chat":
@@ -229,12 +225,19 @@ class GameStream:
                 if game.version <= sent:
                     continue
                 yield _line(state_text(game, self.seat_name, "gameState"))
+                if kind == "game.changed":
+                    metrics.fanned_out(message)  # timed from its commit's announcement
                 sent = game.version
                 quiet_until = loop.time() + keepalive
                 if game.deadline_ms != deadline:
                     deadline = game.deadline_ms
                     timer.cancel()
                     timer = arm()
+        except Exception as exc:  # the database or Redis not answering: said, and it ends
+            outage = unavailable(exc)
+            if outage is None:
+                raise
+            yield _line(_text({"type": "error", "detail": outage.message, "code": outage.code}))
         finally:  # however the stream ends (the client gone: cancelled), it leaves its groups
             if timer is not None:
                 timer.cancel()

@@ -14,6 +14,7 @@ from asgiref.testing import ApplicationCommunicator
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
+from django.db import OperationalError
 
 from accounts.models import AccessToken
 from accounts.tokens import token_revoke
@@ -470,3 +471,33 @@ async def _server_stops(open_sockets):
     assert await stream.line(timeout=5) is None  # ended: the client connects again elsewhere
     await stream.app.wait(10)
     assert len(open_sockets) == 0 and stream_channels() == []
+
+
+def test_a_database_that_stops_answering_ends_the_stream_with_a_sentence(db, monkeypatch):
+    async_to_sync(_outage)(monkeypatch)
+
+
+async def _outage(monkeypatch):
+    game, alice, bob = await classic_table()
+    stream = Stream(f"/api/games/{game.pk}/stream", token=alice.token)
+    assert await stream.open() == 200
+    assert (await stream.line())["type"] == "gameFull"
+
+    async def down(*args, **kwargs):
+        raise OperationalError("connection refused: the database system is starting up")
+
+    # A change this process cannot show without reading the game, and the database is down.
+    monkeypatch.setattr(services, "agame_fresh", down)
+    await get_channel_layer().group_send(
+        realtime.group_name(game.pk),
+        {"type": "game.changed", "game": game.pk, "version": game.version + 5},
+    )
+    said = await stream.line()
+    assert said == {
+        "type": "error",
+        "detail": "The server cannot reach its database just now; try again in 2 seconds.",
+        "code": "unavailable",
+    }
+    assert await stream.line() is None
+    await stream.app.wait(10)
+    assert stream_channels() == []
