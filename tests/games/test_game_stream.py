@@ -23,6 +23,7 @@ from config.asgi import application
 from games import realtime, services, store
 from games.models import Player
 from games.rules import get_rules
+from tests.conftest import Server, scaled_backend
 from tests.games.conftest import EXAMPLE_DECK, SAME_ORIGIN
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -359,7 +360,29 @@ def _close(response: http.client.HTTPResponse) -> None:
 
 
 def test_a_stream_through_daphne_follows_moves_made_over_the_api(server):
-    with httpx.Client(base_url=server.url, timeout=30) as api:
+    follow_a_game(server, server)
+
+
+@pytest.fixture(scope="module")
+def twins(tmp_path_factory):
+    """Two daphne processes serving one PostgreSQL database and one Redis."""
+    if not scaled_backend():
+        pytest.skip("two processes share games through PostgreSQL and Redis (make test-scaled)")
+    first = Server(tmp_path_factory.mktemp("stream-a")).start()
+    second = Server(tmp_path_factory.mktemp("stream-b"), like=first).start()
+    yield first, second
+    second.stop()
+    first.stop()
+
+
+def test_a_stream_on_one_process_follows_moves_made_through_another(twins):
+    follow_a_game(twins[0], twins[1])
+
+
+def follow_a_game(streamer, mover) -> None:
+    """Play a classic table to its end over the JSON API of `mover`, following it with a seat's
+    stream from `streamer`: each move's state arrives as it is made, and then the stream ends."""
+    with httpx.Client(base_url=mover.url, timeout=30) as api:
         made = api.post(
             "/api/games/",
             json={
@@ -373,7 +396,7 @@ def test_a_stream_through_daphne_follows_moves_made_over_the_api(server):
             api.post(f"/api/games/{game_id}/join", json={"name": name}).json()["token"]
             for name in ("ann", "ben")
         ]
-        response = _open(server, f"/api/games/{game_id}/stream", tokens[0])
+        response = _open(streamer, f"/api/games/{game_id}/stream", tokens[0])
         assert response.status == 200
         assert response.getheader("Content-Type") == "application/x-ndjson"
         full = json.loads(response.readline())
