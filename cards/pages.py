@@ -105,8 +105,8 @@ def _table_form(data, *, rated: bool = False) -> dict:
         raise FormError(choice["refused"], "mode" if mode != "normal" else "attributes")
     if rated and not choice["rated"]:
         raise FormError(f"{choice['unrated']} Untick Rated, or choose another game.", "rated")
-    if rated and computers:
-        raise FormError(ratings.COMPUTER_REFUSED, "computers")
+    if rated and computers > 1:
+        raise FormError(ratings.ONE_COMPUTER, "computers")
     seed = random.SystemRandom().randrange(2**62)
     options = table_options(rules=rules, mode=mode, attributes=attributes, length=length, seed=seed)
     return {

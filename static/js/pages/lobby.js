@@ -2,7 +2,8 @@
  * options come with the page (json_script "option-rules", games/option_rules.py), and a value
  * that cannot be chosen with the others is disabled, its reason beside its control
  * (lib/option_rules.js). Rated is off, saying why, for a choice that cannot be rated and with
- * computer opponents (a rated table seats accounts only); the speed only matters with computers.
+ * more than one computer opponent (each speed's computer is one bot account, and a rated table
+ * seats an account once); the speed only matters with computers.
  * The server checks everything again, and shows what it still refuses beside its control. */
 
 import {formState, notes} from "../lib/option_rules.js";
@@ -60,7 +61,7 @@ if (form && rulesData) {
       setNote("rated", state.rated.reason ? [`Not rated: ${state.rated.reason}`] : []);
     }
     const noComputers = values().rated;
-    for (const option of computers.options) option.disabled = noComputers && option.value !== "0";
+    for (const option of computers.options) option.disabled = noComputers && Number(option.value) > 1;
     setNote("computers", noComputers ? [`Rated: ${state.computers.reason}`] : []);
     speed.disabled = computers.value === "0";
   };
