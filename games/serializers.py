@@ -319,11 +319,22 @@ class LeaderboardPlayerOut(serializers.Serializer):
     name = serializers.CharField(help_text="The account's name.")
     rating = serializers.IntegerField(help_text="The rating (openskill's estimate, rounded).")
     games = serializers.IntegerField(help_text="Rated games played in this mode.")
+    bot = serializers.BooleanField(help_text="Whether the account is a bot (BOT).")
 
 
 class LeaderboardOut(serializers.Serializer):
     mode = serializers.CharField()
+    bots = serializers.BooleanField(help_text="Whether this is the bots' board (`?bots=1`).")
     players = LeaderboardPlayerOut(many=True, help_text="The top 100, best first.")
+
+
+class LeaderboardQuery(serializers.Serializer):
+    bots = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="1: the bots' board (the built-in computers and bot accounts); "
+        "0 or absent: the people's.",
+    )
 
 
 class JoinRequest(serializers.Serializer):

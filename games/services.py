@@ -802,9 +802,11 @@ def chat_post(*, game_id: int | None, player_id: int, text, now: int | None = No
             raise Forbidden(SPECTATORS_READ)
         name = seat.name
     else:
-        player = Player.objects.filter(pk=player_id, is_computer=False).only("name").first()
+        player = Player.objects.filter(pk=player_id, is_computer=False).only("name", "user").first()
         if player is None or not player.name:
             raise Forbidden(NAMELESS)
+        if bots.is_bot(player.user_id):
+            raise Forbidden(bots.NO_LOBBY_CHAT)
         name = player.name
     text = chat_text(text)
     limits.check("chat", f"player:{player_id}")

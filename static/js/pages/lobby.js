@@ -115,13 +115,14 @@ function badge(text, className, title) {
   return el("span", {className: className ? `badge ${className}` : "badge", text, attrs: title ? {title} : {}});
 }
 
-/** A table's seats as the server-rendered list shows them: name, cpu/guest badges, rating. */
+/** A table's seats as the server-rendered list shows them: name, BOT/cpu/guest badges, rating. */
 function seatsCell(row) {
   const cell = el("td", {attrs: {"data-label": "Players"}});
   if (!row.seats.length) cell.append(el("span", {className: "muted", text: "nobody yet"}));
   row.seats.forEach((seat, index) => {
     const kind = seat.is_computer ? " computer" : seat.guest ? " guest" : "";
     const span = el("span", {className: `seat${kind}`, text: seat.name});
+    if (seat.bot) span.append(" ", badge("BOT", "badge-bot", "a bot: it plays by program"));
     if (seat.is_computer) span.append(" ", badge("cpu", "", "computer"));
     else if (seat.guest) span.append(" ", badge("guest", "badge-guest", "a guest: no account"));
     if (seat.rating) {
@@ -210,6 +211,7 @@ function finishedGames(rows) {
     row.seats.forEach((seat, i) => {
       if (i) scores.append(", ");
       scores.append(seat.name);
+      if (seat.bot) scores.append(" ", badge("BOT", "badge-bot", "a bot: it plays by program"));
       if (seat.guest) scores.append(" ", badge("guest", "badge-guest", "a guest: no account"));
       scores.append(`\u00a0${seat.score}`);
     });

@@ -300,6 +300,7 @@ export function badgesOf(state, name, where = () => null) {
   const badges = [];
   if (name === view.you) badges.push("you");
   if (view.host && name === view.host && statusOf(view) === "waiting") badges.push("host");
+  if ((state.bots || []).includes(name)) badges.push("BOT");
   if (state.computers.includes(name)) badges.push("computer");
   if (state.guests.includes(name)) badges.push("guest");
   if (view.declare && view.declare.declarer === name) badges.push("declaring");
