@@ -158,8 +158,9 @@ class GameCreateCommon(serializers.Serializer):
             "Rate the game when it ends. Only options that can be rated are accepted (else 400, "
             "code `not_rated`, naming why: a quick game's chosen deck, a puzzle...; "
             "`GET /api/options` lists which are); a rated table seats accounts only (a guest's "
-            "or a computer's join is a 403), and a hint taken unrates it (the game's `rated` "
-            "turns false, `unrated` says who). Set War is never rated."
+            "join is a 403; a computer plays as its speed's bot account, one a table), and a "
+            "hint taken unrates it (the game's `rated` turns false, `unrated` says who). Set War "
+            "is never rated."
         ),
     )
     seed = StrictIntegerField(
@@ -209,6 +210,10 @@ class SeatOut(serializers.Serializer):
     is_computer = serializers.BooleanField()
     guest = serializers.BooleanField(
         help_text="A guest's seat: a person playing without an account (never a computer)."
+    )
+    bot = serializers.BooleanField(
+        help_text="A bot's seat (shown BOT): a computer's (each speed is a bot account of its "
+        "own) or a bot account's, which plays by program (POST /api/bot/account/upgrade)."
     )
 
 

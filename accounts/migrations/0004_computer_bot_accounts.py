@@ -33,7 +33,7 @@ def make_computer_accounts(apps, schema_editor):
             number += 1
             name = f"{base}{number}"
         user = users.objects.create(username=name, password=make_password(None))
-        names.objects.create(user=user, key=name_key(name))
+        names.objects.update_or_create(user=user, defaults={"key": name_key(name)})
         bots.objects.create(user=user, speed=speed)
         players.objects.create(name=name, user=user, is_computer=True)
 
