@@ -207,7 +207,7 @@ def session_player_claim(request, user) -> Player | None:
     player_id = request.session.get(SESSION_PLAYER_KEY)
     guest = (
         Player.objects.filter(pk=player_id, user__isnull=True, is_computer=False).first()
-        if player_id
+        if player_id and not bots.is_bot(user.pk)  # a bot keeps no guest's games: it has none
         else None
     )
     if guest is not None:
