@@ -195,6 +195,7 @@ class UserView(APIView):
 class BotUpgradeView(APIView):
     # The account's own token only: a browser never makes its account a bot by a stray click.
     authentication_classes = [BearerAuthentication]
+    parser_classes = JSON_BODY
 
     @extend_schema(
         tags=TAGS,
@@ -207,10 +208,13 @@ class BotUpgradeView(APIView):
             "with `?bots=1`. Only an account that has played no game can become one, and there "
             "is no way back."
         ),
-        request=None,
+        request=s.BotUpgradeRequest,
         responses={
             200: s.BotOut,
-            400: error_response(bots.PLAYED),
+            **JSON_BODY_RESPONSES,
+            400: error_response(
+                f"{bots.PLAYED} Or: {bots.ALREADY} Or a malformed body: `detail` says how."
+            ),
             401: error_response("Authentication credentials were not provided."),
         },
         examples=[
@@ -218,6 +222,7 @@ class BotUpgradeView(APIView):
         ],
     )
     def post(self, request):
+        s.BotUpgradeRequest(data=request.data).is_valid(raise_exception=True)  # a JSON object
         if not getattr(request.user, "is_authenticated", False):
             raise exceptions.NotAuthenticated()
         bots.bot_upgrade(user=request.user)

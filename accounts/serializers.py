@@ -80,3 +80,7 @@ class UserOut(serializers.Serializer):
 class BotOut(serializers.Serializer):
     name = serializers.CharField(help_text="The account's name.")
     bot = serializers.BooleanField(help_text="Always true: the account is a bot, for good.")
+
+
+class BotUpgradeRequest(serializers.Serializer):
+    """An empty JSON object, {} (or no body): whose account is said by the Bearer token."""
