@@ -302,3 +302,26 @@ def test_a_person_plays_a_rated_game_against_the_computer_and_both_ratings_move(
     theirs = client.get(f"/api/users/{computer_user.username}").json()["ratings"]["set-classic-3"]
     assert mine["games"] == theirs["games"] == 1 and theirs["rating"] > mine["rating"]
     assert Rating.objects.get(user=computer_user, mode="set-classic-3").games == 1
+
+
+def test_the_lobby_form_makes_a_rated_table_against_one_computer():
+    user = get_user_model().objects.create_user("ada", password="correct horse battery")
+    browser = Client()
+    browser.force_login(user)
+    form = {"name": "ada", "rules": "classic", "attributes": "4", "length": "full"}
+    form |= {"mode": "normal", "computers": "1", "speed": "slow", "rated": "on"}
+    made = browser.post("/play/new", form)
+    assert made.status_code == 302, made.content.decode()[:2000]
+    game = Game.objects.get()
+    assert game.rated and game.seats.count() == 2
+    # Seated before the deal, then started by its creator: the countdown runs.
+    assert game.seats.get(is_computer=True).player.user.bot.speed == "slow"
+    assert Game.objects.get().state.get("starts_ms")
+    assert client_json(browser, f"/api/games/{game.pk}/")["rated"] is True
+    two = browser.post("/play/new", {**form, "computers": "2"}, follow=True)
+    assert "one computer at most" in two.content.decode()
+    assert Game.objects.count() == 1
+
+
+def client_json(browser, path):
+    return browser.get(path).json()
