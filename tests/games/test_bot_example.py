@@ -1,0 +1,151 @@
+"""examples/bot.py against a live server: two instances, each an account's, play a Set game and a
+Square Game that one challenges the other to, to the end, and say good game."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+pytestmark = pytest.mark.xdist_group("servers")
+
+BOT = Path(__file__).resolve().parents[2] / "examples" / "bot.py"
+
+
+def call(server, method: str, path: str, token: str | None = None, body=None):
+    where = urlsplit(server.url)
+    conn = http.client.HTTPConnection(where.hostname, where.port, timeout=15)
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    try:
+        conn.request(method, path, data, headers)
+        answer = conn.getresponse()
+        raw = answer.read()
+        return answer.status, json.loads(raw) if raw else None
+    finally:
+        conn.close()
+
+
+def until(what, timeout: float, step: float = 0.25):
+    """`what()` once it is truthy, polling; fails after `timeout` seconds."""
+    give_up = time.monotonic() + timeout
+    while True:
+        found = what()
+        if found:
+            return found
+        assert time.monotonic() < give_up, "timed out"
+        time.sleep(step)
+
+
+def follow_events(server, token: str, heard: list) -> http.client.HTTPConnection:
+    """Read an account's event stream on a thread, each line into `heard`; the connection (to
+    close)."""
+    where = urlsplit(server.url)
+    conn = http.client.HTTPConnection(where.hostname, where.port, timeout=60)
+    conn.request("GET", "/api/stream/event", headers={"Authorization": f"Bearer {token}"})
+    answer = conn.getresponse()
+    assert answer.status == 200
+
+    def read():
+        try:
+            for line in answer:
+                if line.strip():
+                    heard.append(json.loads(line))
+        except (OSError, ValueError, AttributeError):
+            pass  # closed by the test
+
+    threading.Thread(target=read, daemon=True).start()
+    return conn
+
+
+def account(server, name: str) -> str:
+    status, body = call(
+        server, "POST", "/api/accounts", body={"username": name, "password": "a long passphrase"}
+    )
+    assert status == 201, body
+    return body["token"]
+
+
+def test_two_bots_play_a_challenge_of_each_game_to_the_end(server, tmp_path):
+    names = [f"bot{uuid.uuid4().hex[:6]}" for _ in range(2)]
+    tokens = [account(server, name) for name in names]
+    logs, bots = [], []
+    for name, token in zip(names, tokens, strict=True):
+        log = open(tmp_path / f"{name}.log", "w")  # noqa: SIM115 - closed below
+        logs.append(log)
+        env = {
+            **os.environ,
+            "SETGAMES_URL": server.url,
+            "SETGAMES_TOKEN": token,
+            "SETGAMES_DELAY": "0.05",
+        }
+        bots.append(
+            subprocess.Popen(
+                [sys.executable, str(BOT)], env=env, stdout=log, stderr=subprocess.STDOUT
+            )
+        )
+    heard: list = []
+    events = follow_events(server, tokens[0], heard)
+    try:
+        # Each bot follows its event stream before the challenge is made.
+        until(lambda: all((tmp_path / f"{n}.log").read_text().strip() for n in names), 15)
+        for kind, options in (("set", {"attributes": 3}), ("square", {"players": 2})):
+            status, made = call(
+                server,
+                "POST",
+                f"/api/challenge/{names[1]}",
+                tokens[0],
+                {"kind": kind, "options": options},
+            )
+            assert status == 201, made
+
+            def accepted(made=made):  # the challenger's stream: the game it started
+                return next(
+                    (
+                        e["game"]["id"]
+                        for e in list(heard)
+                        if e.get("type") == "gameStart" and e["game"].get("challenge") == made["id"]
+                    ),
+                    None,
+                )
+
+            game_id = until(accepted, 15)
+
+            def over(game_id=game_id):
+                _, detail = call(server, "GET", f"/api/games/{game_id}/", tokens[0])
+                return detail if detail["status"] == "over" else None
+
+            detail = until(over, 120, step=0.5)
+            _, chat = call(server, "GET", f"/api/games/{game_id}/chat", tokens[0])
+            said = {(line["name"], line["text"]) for line in chat}
+            assert said == {(names[0], "good game"), (names[1], "good game")}, said
+            view = detail["view"]
+            if kind == "set":
+                assert view["result"]["winners"], view["result"]
+                assert sum(view["scores"].values()) > 0  # sets were found
+            else:
+                assert view["winner_names"], view
+    finally:
+        events.close()
+        for bot in bots:
+            bot.terminate()
+        for bot in bots:
+            bot.wait(10)
+        for log in logs:
+            log.close()
+        for name in names:
+            print(f"--- {name}\n" + (tmp_path / f"{name}.log").read_text()[-3000:])
+    for bot in bots:
+        assert bot.returncode in (0, -15), bot.returncode  # stopped, never crashed
