@@ -158,7 +158,7 @@ def rating_moved(change: RatingChange | None) -> str:
 class ChallengeAdmin(admin.ModelAdmin):
     """Challenges between accounts, read-only: they change only by their accounts' answers."""
 
-    list_display = ("id", "challenger", "dest", "kind", "rated", "status", "shown_status", "created")
+    list_display = ("id", "challenger", "dest", "kind", "rated", "shown_status", "created")
     list_filter = ("status", "kind", "rated")
     search_fields = ("challenger__username", "dest__username")
     list_select_related = ("challenger", "dest")

@@ -155,3 +155,12 @@ def test_challenges_are_listed_in_the_schema():
     assert "application/x-ndjson" in stream["responses"]["200"]["content"]
     assert "429" in stream["responses"]
     assert "/api/bot/online" in schema["paths"]
+
+
+def test_the_admin_lists_challenges(ada, bob):
+    challenge(ada[1])
+    staff = get_user_model().objects.create_superuser("root", password="x" * 12)
+    browser = Client()
+    browser.force_login(staff)
+    page = browser.get("/admin/accounts/challenge/")
+    assert page.status_code == 200 and b"ada" in page.content and b"bob" in page.content
