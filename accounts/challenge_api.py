@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.http import HttpResponse, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -31,6 +31,25 @@ SIGNED_IN = {
         "sign in (a browser's session, with its CSRF token for a POST)."
     ),
 }
+NO_ACCOUNT = (
+    "No account: send 'Authorization: Bearer <token>' (an account's personal token), or sign in."
+)
+
+
+class AccountView(APIView):
+    """A view for an account (its token, or its signed-in browser): anyone else is a 401 that
+    says what to send."""
+
+    authentication_classes = AUTH
+    permission_classes = [IsAuthenticated]
+
+
+    def permission_denied(self, request, message=None, code=None):
+        if request.authenticators and not request.successful_authenticator:
+            raise exceptions.NotAuthenticated(NO_ACCOUNT)
+        super().permission_denied(request, message, code)
+
+
 NO_CHALLENGE = {404: error_response("There is no challenge with that id for you.")}
 
 
@@ -106,9 +125,7 @@ CHALLENGE_EXAMPLE = OpenApiExample(
 )
 
 
-class ChallengeCreateView(APIView):
-    authentication_classes = AUTH
-    permission_classes = [IsAuthenticated]
+class ChallengeCreateView(AccountView):
     parser_classes = JSON_BODY
 
     @extend_schema(
@@ -172,9 +189,7 @@ class ChallengeCreateView(APIView):
         return Response(challenges.challenge_json(challenge), status=status.HTTP_201_CREATED)
 
 
-class ChallengeListView(APIView):
-    authentication_classes = AUTH
-    permission_classes = [IsAuthenticated]
+class ChallengeListView(AccountView):
 
     @extend_schema(
         tags=TAGS,
@@ -201,9 +216,7 @@ ANSWER_ERRORS = {
 }
 
 
-class ChallengeAcceptView(APIView):
-    authentication_classes = AUTH
-    permission_classes = [IsAuthenticated]
+class ChallengeAcceptView(AccountView):
     parser_classes = JSON_BODY
 
     @extend_schema(
@@ -237,9 +250,7 @@ class ChallengeAcceptView(APIView):
         return Response({"game": game.pk, "url": url})
 
 
-class ChallengeDeclineView(APIView):
-    authentication_classes = AUTH
-    permission_classes = [IsAuthenticated]
+class ChallengeDeclineView(AccountView):
     parser_classes = JSON_BODY
 
     @extend_schema(
@@ -270,9 +281,7 @@ class ChallengeDeclineView(APIView):
         return Response(challenges.challenge_json(challenge))
 
 
-class ChallengeCancelView(APIView):
-    authentication_classes = AUTH
-    permission_classes = [IsAuthenticated]
+class ChallengeCancelView(AccountView):
     parser_classes = JSON_BODY
 
     @extend_schema(
@@ -316,12 +325,10 @@ EVENT_LINES = (
 )
 
 
-class EventStreamView(APIView):
+class EventStreamView(AccountView):
     """The account's event stream (accounts.events.EventStream), read here on Django's thread
     as every API read is; the lines are sent from the event loop."""
 
-    authentication_classes = AUTH
-    permission_classes = [IsAuthenticated]
     content_negotiation_class = AnyAccept
 
     @extend_schema(
