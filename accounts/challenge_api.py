@@ -43,7 +43,6 @@ class AccountView(APIView):
     authentication_classes = AUTH
     permission_classes = [IsAuthenticated]
 
-
     def permission_denied(self, request, message=None, code=None):
         if request.authenticators and not request.successful_authenticator:
             raise exceptions.NotAuthenticated(NO_ACCOUNT)
@@ -190,7 +189,6 @@ class ChallengeCreateView(AccountView):
 
 
 class ChallengeListView(AccountView):
-
     @extend_schema(
         tags=TAGS,
         summary="Your challenges waiting for an answer",
