@@ -43,6 +43,13 @@ class AccountView(APIView):
     authentication_classes = AUTH
     permission_classes = [IsAuthenticated]
 
+    def check_permissions(self, request):
+        # A body that is not JSON is named as such (415, 400) whoever sends it, as on every
+        # other POST of the API.
+        if request.method == "POST":
+            request.data  # noqa: B018 (parsed now: its errors are the answer)
+        super().check_permissions(request)
+
     def permission_denied(self, request, message=None, code=None):
         if request.authenticators and not request.successful_authenticator:
             raise exceptions.NotAuthenticated(NO_ACCOUNT)
@@ -207,6 +214,7 @@ class ChallengeListView(AccountView):
 
 
 ANSWER_ERRORS = {
+    **JSON_BODY_RESPONSES,
     **SIGNED_IN,
     **NO_CHALLENGE,
     409: error_response("The challenge was answered already (accepted, declined, canceled)."),
@@ -293,6 +301,7 @@ class ChallengeCancelView(AccountView):
         request=None,
         responses={
             200: ChallengeOut,
+            **JSON_BODY_RESPONSES,
             **SIGNED_IN,
             **NO_CHALLENGE,
             403: error_response("Only the challenger can cancel a challenge."),
