@@ -31,7 +31,7 @@ def test_a_challenge_from_a_profile_is_accepted_in_the_lobby(browser, server):
 
         # bob's lobby page shows it, pushed through his lobby socket.
         offer = lobby.wait_for_selector("#challenges .challenge:has-text('ada challenges you')")
-        assert "Set (classic)" in offer.inner_text()
+        assert "Set (classic, 4 attributes)" in offer.inner_text()
         lobby.click("#challenges button:has-text('Accept')")
 
         # Both land on the table: bob by his accept, ada by the gameStart her socket hears.

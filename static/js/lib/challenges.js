@@ -24,7 +24,8 @@ const state = {
 
 function describe(challenge) {
   const options = challenge.options || {};
-  const kind = challenge.kind === "square" ? "Square Game" : `Set (${options.rules || "declare"})`;
+  const way = [options.rules || "declare", options.mode, options.attributes && `${options.attributes} attributes`];
+  const kind = challenge.kind === "square" ? "Square Game" : `Set (${way.filter(Boolean).join(", ")})`;
   return `${kind}${options.rated ? ", rated" : ""}`;
 }
 

@@ -13,7 +13,12 @@ function options(data) {
   if (kind === "square") return {kind, options: {rated}};
   return {
     kind,
-    options: {rules: data.get("rules"), attributes: Number(data.get("attributes")), rated},
+    options: {
+      rules: data.get("rules"),
+      mode: data.get("mode"),
+      attributes: Number(data.get("attributes")),
+      rated,
+    },
   };
 }
 
