@@ -77,8 +77,9 @@ class ChallengeRequest(serializers.Serializer):
 class ChallengeOut(serializers.Serializer):
     id = serializers.IntegerField()
     url = serializers.CharField(help_text="The challenge in the API (accept, decline, cancel).")
-    status = serializers.ChoiceField(
-        choices=["created", "accepted", "declined", "canceled", "expired"]
+    status = serializers.CharField(
+        help_text="created (waiting for its answer), accepted, declined, canceled, or expired "
+        "(unanswered in time)."
     )
     challenger = serializers.CharField()
     dest = serializers.CharField(help_text="The account challenged.")
