@@ -322,8 +322,8 @@ EVENT_LINES = (
     '- `{"type": "challengeCanceled", "challenge": {...}}`, `{"type": "challengeDeclined", '
     '"challenge": {..., "reason"}}`;\n'
     '- `{"type": "gameStart", "game": {"id", "kind", "url"}}`: a game of yours starts (an '
-    "accepted challenge's, with `challenge`, or any table you sit at); follow it with "
-    "`GET /api/games/{id}/stream`;\n"
+    "accepted challenge's, or any table you sit at), once per game on a stream (told by the "
+    "accept, it also names its `challenge`); follow it with `GET /api/games/{id}/stream`;\n"
     '- `{"type": "gameFinish", "game": {"id", "kind", "url"}}`;\n'
     "- a bare newline after EVENT_STREAM_KEEPALIVE_S quiet seconds (7 by default): skip empty "
     "lines.\n\n"

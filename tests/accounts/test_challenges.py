@@ -164,3 +164,20 @@ def test_the_admin_lists_challenges(ada, bob):
     browser.force_login(staff)
     page = browser.get("/admin/accounts/challenge/")
     assert page.status_code == 200 and b"ada" in page.content and b"bob" in page.content
+
+
+def test_a_browser_challenges_with_its_session_and_csrf_token(ada, bob):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(ada[0])
+    body = json.dumps({"kind": "square", "options": {}})
+    refused = browser.post("/api/challenge/bob", body, content_type="application/json")
+    assert refused.status_code == 403 and "CSRF" in refused.json()["detail"]
+    browser.get("/u/bob")  # the page sets the CSRF cookie
+    token = browser.cookies["csrftoken"].value
+    made = browser.post(
+        "/api/challenge/bob", body, content_type="application/json", HTTP_X_CSRFTOKEN=token
+    )
+    assert made.status_code == 201
+    page = browser.get("/u/bob").content.decode()
+    assert 'id="challenge-form"' in page and 'id="challenges"' in page
+    assert 'id="challenge-form"' not in browser.get("/u/ada").content.decode()  # not oneself

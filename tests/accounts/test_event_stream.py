@@ -213,7 +213,6 @@ def challenge_and_accept(streamer, sender) -> None:
         for stream in (bobs, adas):
             line = _event(stream)
             assert line["type"] == "gameStart" and line["game"]["id"] == game_id
-            assert line["game"]["challenge"] == sent.json()["id"]
             stream.close()
             stream.connection.close()
         online = api.get("/api/bot/online").json()
@@ -260,3 +259,37 @@ async def _online():
     assert online == [{"name": "ada", "url": "/u/ada"}]
     await stream.close()
     assert (await client.get("/api/bot/online")).json() == []
+
+
+def test_an_accounts_lobby_socket_is_sent_its_challenges_and_their_game():
+    async_to_sync(_lobby_socket)()
+
+
+async def _lobby_socket():
+    """A signed-in browser's lobby socket (any page of the account opens one) hears a challenge
+    to it, and the gameStart of its accept; a guest's socket hears nothing of it."""
+    from tests.games.test_lobby_live import lobby_socket, session_of
+
+    async def frame_of(socket, kind: str, test=lambda frame: True) -> dict:
+        while True:
+            frame = await socket.receive_json_from(timeout=5)
+            if frame["type"] == kind and test(frame):
+                return frame
+
+    (ada, _), (bob, _) = [await sync_to_async(make_account)(name) for name in ("ada", "bob")]
+    player = await sync_to_async(account_player)(bob, create=True)
+    cookie = await sync_to_async(session_of)(player, _auth_user_id=str(bob.pk))
+    socket = lobby_socket(cookie)
+    assert (await socket.connect())[0]
+    await frame_of(socket, "lobby")
+    sent = await sync_to_async(challenges.challenge_create)(
+        challenger=ada, dest=bob, kind="square", options={}, rated=False
+    )
+    frame = await frame_of(socket, "challenge")
+    assert frame["challenge"]["id"] == sent.pk and frame["challenge"]["challenger"] == "ada"
+    _, game = await sync_to_async(challenges.challenge_accept)(challenge_id=sent.pk, user=bob)
+    # The table's own start (its second seat taken) comes too; the page goes to the table on
+    # the one that names its challenge.
+    frame = await frame_of(socket, "gameStart", lambda f: "challenge" in f["game"])
+    assert frame["game"]["id"] == game.pk and frame["game"]["challenge"] == sent.pk
+    await socket.disconnect()
