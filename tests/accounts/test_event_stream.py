@@ -293,3 +293,39 @@ async def _lobby_socket():
     frame = await frame_of(socket, "gameStart", lambda f: "challenge" in f["game"])
     assert frame["game"]["id"] == game.pk and frame["game"]["challenge"] == sent.pk
     await socket.disconnect()
+
+
+def test_a_server_that_stops_or_a_revoked_token_ends_the_stream(monkeypatch):
+    from games import realtime
+
+    fresh = realtime.OpenSockets()  # the process's registry, fresh: a restart is for good
+    monkeypatch.setattr(realtime, "open_sockets", fresh)
+    async_to_sync(_stream_ends)(fresh)
+
+
+async def _stream_ends(open_sockets):
+    from accounts.models import AccessToken
+    from accounts.tokens import token_revoke
+
+    ada, token = await sync_to_async(make_account)("ada")
+    bob, _ = await sync_to_async(make_account)("bob")
+    await sync_to_async(challenges.challenge_create)(
+        challenger=bob, dest=ada, kind="square", options={}, rated=False
+    )
+    stream = Stream("/api/stream/event", bearer=token)
+    assert await stream.open() == 200
+    assert (await next_event(stream))["type"] == "challenge"
+    assert len(open_sockets) == 1
+    assert await open_sockets.restart() == 1
+    assert await stream.line(timeout=5) is None  # ended: the client connects again elsewhere
+    await stream.app.wait(10)
+    assert len(open_sockets) == 0
+
+    open_sockets.restarting = False
+    again = Stream("/api/stream/event", bearer=token)
+    assert await again.open() == 200
+    assert (await next_event(again))["type"] == "challenge"
+    row = await AccessToken.objects.aget(user=ada)
+    assert await sync_to_async(token_revoke)(user=ada, token_id=row.pk)
+    assert await again.line(timeout=5) is None  # its token revoked: it ends
+    await again.app.wait(10)
