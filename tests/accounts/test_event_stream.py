@@ -189,20 +189,20 @@ def challenge_and_accept(streamer, sender) -> None:
             api.post(
                 "/api/accounts", json={"username": name, "password": "correct horse battery"}
             ).json()["token"]
-            for name in ("ada", "bob")
+            for name in ("evt-ada", "evt-bob")  # the server is shared: names of its own
         )
         bobs = _open(streamer, "/api/stream/event", bob)
         adas = _open(streamer, "/api/stream/event", ada)
         assert bobs.status == 200 and adas.status == 200
         time.sleep(0.3)  # the streams have joined their groups
         sent = api.post(
-            "/api/challenge/bob",
+            "/api/challenge/evt-bob",
             json={"kind": "set", "options": {"rules": "classic"}},
             headers={"Authorization": f"Bearer {ada}"},
         )
         assert sent.status_code == 201, sent.text
         line = _event(bobs)
-        assert line["type"] == "challenge" and line["challenge"]["challenger"] == "ada"
+        assert line["type"] == "challenge" and line["challenge"]["challenger"] == "evt-ada"
         assert _event(adas)["challenge"]["id"] == sent.json()["id"]  # her own, sent
         accepted = api.post(
             f"/api/challenge/{sent.json()['id']}/accept",
@@ -216,7 +216,7 @@ def challenge_and_accept(streamer, sender) -> None:
             stream.close()
             stream.connection.close()
         online = api.get("/api/bot/online").json()
-        assert online == [] or {b["name"] for b in online} <= {"ada", "bob"}
+        assert online == [] or {b["name"] for b in online} <= {"evt-ada", "evt-bob"}
 
 
 def test_through_daphne_a_challenge_reaches_the_stream(server):

@@ -14,35 +14,35 @@ pytestmark = E2E
 
 
 def test_a_challenge_from_a_profile_is_accepted_in_the_lobby(browser, server):
-    ada, bob = Person(browser, server), Person(browser, server)
+    ana, bo = Person(browser, server), Person(browser, server)
     try:
-        sign_up(ada, "ada")
-        sign_up(bob, "bob")
-        lobby = bob.goto("/")  # bob waits in the lobby
+        sign_up(ana, "chl-ana")
+        sign_up(bo, "chl-bo")
+        lobby = bo.goto("/")  # bo waits in the lobby (the server is shared: names of its own)
         lobby.wait_for_load_state("networkidle")
 
-        profile = ada.goto("/u/bob")
+        profile = ana.goto("/u/chl-bo")
         profile.check("input[name=kind][value=set]")
         profile.select_option("#challenge-rules", "classic")
         profile.click("#challenge-send")
         profile.wait_for_selector("#challenge-status:has-text('Challenge sent')")
-        # ada's own pages show her challenge, waiting.
-        profile.wait_for_selector("#challenges .challenge:has-text('You challenged bob')")
+        # ana's own pages show her challenge, waiting.
+        profile.wait_for_selector("#challenges .challenge:has-text('You challenged chl-bo')")
 
-        # bob's lobby page shows it, pushed through his lobby socket.
-        offer = lobby.wait_for_selector("#challenges .challenge:has-text('ada challenges you')")
+        # bo's lobby page shows it, pushed through his lobby socket.
+        offer = lobby.wait_for_selector("#challenges .challenge:has-text('chl-ana challenges you')")
         assert "Set (classic, 4 attributes)" in offer.inner_text()
         lobby.click("#challenges button:has-text('Accept')")
 
-        # Both land on the table: bob by his accept, ada by the gameStart her socket hears.
+        # Both land on the table: bo by his accept, ana by the gameStart her socket hears.
         lobby.wait_for_url(re.compile(r"/play/\d+/"))
         profile.wait_for_url(re.compile(r"/play/\d+/"))
         assert lobby.url.split("?")[0] == profile.url.split("?")[0]
-        for page, name in ((profile, "ada"), (lobby, "bob")):
+        for page, name in ((profile, "chl-ana"), (lobby, "chl-bo")):
             page.wait_for_selector(f"#scores li[data-player={name}] .badge-you")
-            page.wait_for_selector("#scores li[data-player=ada]")
-            page.wait_for_selector("#scores li[data-player=bob]")
-        assert not ada.errors and not bob.errors, (ada.errors, bob.errors)
+            page.wait_for_selector("#scores li[data-player=chl-ana]")
+            page.wait_for_selector("#scores li[data-player=chl-bo]")
+        assert not ana.errors and not bo.errors, (ana.errors, bo.errors)
     finally:
-        ada.context.close()
-        bob.context.close()
+        ana.context.close()
+        bo.context.close()

@@ -95,6 +95,23 @@ async function act(action, id) {
   render();
 }
 
+/** What the lobby socket's challenge frames do: the lobby page's own socket takes these
+ * (static/js/pages/lobby.js); any other page of the account opens a socket for them. */
+export const challengeHandlers = {
+  challenge: (message) => offered(message.challenge),
+  challengeCanceled: (message) =>
+    ended(message.challenge, `${message.challenge.challenger} canceled their challenge.`),
+  challengeDeclined: (message) =>
+    ended(message.challenge, `${message.challenge.dest} declined: ${message.challenge.reason_text || "no reason given"}`),
+  gameStart: (message) => {
+    const game = message.game || {};
+    // A challenge of this page's became a table (accepted here or elsewhere): go and play.
+    if (game.challenge !== undefined && state.challenges.has(game.challenge)) {
+      window.location.assign(game.url);
+    }
+  },
+};
+
 if (panel) {
   panel.addEventListener("click", (event) => {
     const target = event.target.closest("button[data-action]");
@@ -104,20 +121,8 @@ if (panel) {
     if (!reply.ok) return;
     for (const challenge of [...reply.data.incoming, ...reply.data.outgoing]) offered(challenge);
   });
-  new GameSocket("/ws/lobby/", {
-    challenge: (message) => offered(message.challenge),
-    challengeCanceled: (message) =>
-      ended(message.challenge, `${message.challenge.challenger} canceled their challenge.`),
-    challengeDeclined: (message) =>
-      ended(message.challenge, `${message.challenge.dest} declined: ${message.challenge.reason_text || "no reason given"}`),
-    gameStart: (message) => {
-      const game = message.game || {};
-      // A challenge of this page's became a table (accepted here or elsewhere): go and play.
-      if (game.challenge !== undefined && state.challenges.has(game.challenge)) {
-        window.location.assign(game.url);
-      }
-    },
-  });
+  // The lobby page has its socket already (one socket a page: one presence, one reading).
+  if (!document.getElementById("live-tables")) new GameSocket("/ws/lobby/", challengeHandlers);
   // Expired challenges leave the panel as their time runs out.
   setInterval(render, 5000);
   render();
