@@ -329,3 +329,28 @@ async def _stream_ends(open_sockets):
     assert await sync_to_async(token_revoke)(user=ada, token_id=row.pk)
     assert await again.line(timeout=5) is None  # its token revoked: it ends
     await again.app.wait(10)
+
+
+def test_a_database_that_does_not_answer_ends_the_stream_with_a_sentence(monkeypatch):
+    async_to_sync(_outage)(monkeypatch)
+
+
+async def _outage(monkeypatch):
+    from django.db import OperationalError
+
+    from accounts import events
+
+    _, token = await sync_to_async(make_account)("ada")
+
+    def down(user_id):
+        raise OperationalError("connection refused: the database system is starting up")
+
+    monkeypatch.setattr(events, "first_events", down)
+    stream = Stream("/api/stream/event", bearer=token)
+    assert await stream.open() == 200
+    said = await stream.line()
+    assert said["type"] == "error" and said["code"] == "unavailable"
+    assert "database" in said["detail"]
+    assert await stream.line() is None
+    await stream.app.wait(10)
+    assert events.event_slots.open == {}  # its slot given back
