@@ -28,10 +28,10 @@ from accounts import serializers as s
 from accounts.selectors import account_named, name_taken
 from accounts.tokens import token_create
 from accounts.validators import NameTaken, validate_username
-from games import limits, profiles, selectors
+from games import bots, limits, profiles, selectors
 from games.auth import BearerAuthentication
 from games.errors import Conflict
-from games.models import Game, Seat
+from games.models import BotAccount, Game, Seat
 from games.parsers import NDJSON, AnyAccept
 from games.schema import (
     ERROR_RESPONSES,
@@ -162,6 +162,8 @@ class UserView(APIView):
                 response_only=True,
                 value={
                     "name": "Zoë",
+                    "bot": False,
+                    "computer_speed": None,
                     "ratings": {"set-declare": {"rating": 1612, "games": 7}},
                     "stats": {
                         "games_played": 9,
@@ -178,13 +180,53 @@ class UserView(APIView):
     )
     def get(self, request, name: str):
         user = account_named(name)
+        bot = BotAccount.objects.filter(user=user).first()
         return Response(
             {
                 "name": user.get_username(),
+                "bot": bot is not None,
+                "computer_speed": (bot.speed or None) if bot is not None else None,
                 "ratings": profiles.account_ratings(user),
                 "stats": profiles.account_stats(user),
             }
         )
+
+
+class BotUpgradeView(APIView):
+    # The account's own token only: a browser never makes its account a bot by a stray click.
+    authentication_classes = [BearerAuthentication]
+    parser_classes = JSON_BODY
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Make the account a bot, for good",
+        description=(
+            "Turns the account of the Bearer token into a bot account: it plays by program, "
+            "through the API only (its browser sessions may not take a seat or play from the "
+            "pages), never writes in the lobby's chat, and is marked BOT wherever its name shows "
+            "(seats' `bot`, lists, its profile); leaderboards list people by default and bots "
+            "with `?bots=1`. Only an account that has played no game can become one, and there "
+            "is no way back."
+        ),
+        request=s.BotUpgradeRequest,
+        responses={
+            200: s.BotOut,
+            **JSON_BODY_RESPONSES,
+            400: error_response(
+                f"{bots.PLAYED} Or: {bots.ALREADY} Or a malformed body: `detail` says how."
+            ),
+            401: error_response("Authentication credentials were not provided."),
+        },
+        examples=[
+            OpenApiExample("Upgraded", response_only=True, value={"name": "setbot-9", "bot": True})
+        ],
+    )
+    def post(self, request):
+        s.BotUpgradeRequest(data=request.data).is_valid(raise_exception=True)  # a JSON object
+        if not getattr(request.user, "is_authenticated", False):
+            raise exceptions.NotAuthenticated()
+        bots.bot_upgrade(user=request.user)
+        return Response({"name": request.user.get_username(), "bot": True})
 
 
 GAMES_PER_BATCH = 50

@@ -14,9 +14,9 @@ events as they come, and a bare newline after EVENT_STREAM_KEEPALIVE_S quiet sec
 The events come through the channel layer (the account's group, games.realtime.account_group),
 so an event made on one server process reaches a stream held on another. A stream holds one of
 its account's EVENT_STREAMS_MAX_OPEN slots until it ends, and counts its account as having a
-stream open (games.presence, shared by every process: `bots_online`). It ends when the server
-stops, when its token is revoked, and after an ``error`` line when the database or Redis stops
-answering, as a game's stream does (games.follow).
+stream open (games.presence, shared by every process; `bots_online`: the bots among them). It
+ends when the server stops, when its token is revoked, and after an ``error`` line when the
+database or Redis stops answering, as a game's stream does (games.follow).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from django.utils import timezone
 from accounts import challenges
 from accounts.models import Challenge
 from games import follow, presence, realtime, runtime, services
+from games.bots import bot_users
 from games.errors import unavailable
 from games.models import Game
 
@@ -81,14 +82,11 @@ def open_challenges(user_id: int):
 
 
 def bots_online() -> list:
-    """The bot accounts with an event stream open now (in any process), by name. An account is
-    a bot by its `is_bot` (accounts' bot flag); until accounts have one, every account with a
-    stream open is listed."""
-    users = get_user_model().objects.filter(pk__in=presence.streams_open(), is_active=True)
-    return sorted(
-        (user for user in users if getattr(user, "is_bot", True)),
-        key=lambda user: user.get_username().casefold(),
+    """The bot accounts (games.bots) with an event stream open now (in any process), by name."""
+    users = get_user_model().objects.filter(
+        pk__in=bot_users(presence.streams_open()), is_active=True
     )
+    return sorted(users, key=lambda user: user.get_username().casefold())
 
 
 _WAKE = {"type": "stream.wake"}

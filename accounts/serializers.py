@@ -54,6 +54,14 @@ class RatingOut(serializers.Serializer):
 
 class UserOut(serializers.Serializer):
     name = serializers.CharField(help_text="The account's name, as stored.")
+    bot = serializers.BooleanField(
+        help_text="Whether the account is a bot: it plays by program, through the API only "
+        "(POST /api/bot/account/upgrade; the built-in computers are bots, one per speed)."
+    )
+    computer_speed = serializers.CharField(
+        allow_null=True,
+        help_text="For a built-in computer's bot account, the speed it plays at; else null.",
+    )
     ratings = serializers.DictField(
         child=RatingOut(),
         help_text="The account's rating in each rated mode it has played (a mode it has not "
@@ -67,3 +75,12 @@ class UserOut(serializers.Serializer):
         "time, the best being the fastest; puzzle_seconds: each puzzle found alone, without a "
         "hint, from its deal to its last set)."
     )
+
+
+class BotOut(serializers.Serializer):
+    name = serializers.CharField(help_text="The account's name.")
+    bot = serializers.BooleanField(help_text="Always true: the account is a bot, for good.")
+
+
+class BotUpgradeRequest(serializers.Serializer):
+    """An empty JSON object, {} (or no body): whose account is said by the Bearer token."""

@@ -21,6 +21,7 @@ from accounts.tokens import token_create, token_revoke
 from accounts.validators import NameTaken
 from games import charts, limits, profiles, ratings
 from games.errors import NotFound
+from games.models import BotAccount
 from games.pages import game_row
 
 
@@ -172,6 +173,7 @@ def profile(request, name: str):
         "accounts/profile.html",
         {
             "account": user,
+            "bot": BotAccount.objects.filter(user=user).first(),
             "is_self": is_self,
             "tokens": AccessToken.objects.filter(user=user) if is_self else [],
             "name_max": TOKEN_NAME_MAX,

@@ -105,8 +105,8 @@ def _table_form(data, *, rated: bool = False) -> dict:
         raise FormError(choice["refused"], "mode" if mode != "normal" else "attributes")
     if rated and not choice["rated"]:
         raise FormError(f"{choice['unrated']} Untick Rated, or choose another game.", "rated")
-    if rated and computers:
-        raise FormError(ratings.COMPUTER_REFUSED, "computers")
+    if rated and computers > 1:
+        raise FormError(ratings.ONE_COMPUTER, "computers")
     seed = random.SystemRandom().randrange(2**62)
     options = table_options(rules=rules, mode=mode, attributes=attributes, length=length, seed=seed)
     return {
@@ -216,8 +216,10 @@ def table_create(request):
         table = _table_form(data, rated=rated)
         limits.check_join(request)
         player = session_player_save(request, name)
-        # A table of its creator and computers is dealt at once; friends wait for the Start.
-        start = "now" if table["computers"] else "wait"
+        # A table of its creator and computers is dealt at once; friends wait for the Start. A
+        # rated one seats its computer before the deal (a rated game takes no seat once
+        # started), then its creator starts it.
+        start = "now" if table["computers"] and not rated else "wait"
         game = services.game_create(
             kind=Game.Kind.SET,
             options={**table["options"], "start": start},
@@ -225,9 +227,11 @@ def table_create(request):
             is_open=table["is_open"],
             rated=rated,
         )
-        services.game_join(game_id=game.pk, player=player, name=player.name)
+        host = services.game_join(game_id=game.pk, player=player, name=player.name)
         for _ in range(table["computers"]):
             services.seat_add_computer(game_id=game.pk, speed=table["speed"])
+        if rated and table["computers"]:
+            services.move_submit(game_id=game.pk, seat=host, action={"type": "start"})
     except (FormError, GameError) as error:
         if isinstance(error, GameError):
             message, field = error.message, ERROR_FIELDS.get(getattr(error, "code", None))

@@ -121,15 +121,20 @@ def join_game(game_id, data, client: str | None, player=None, credential: str = 
         )
     )
     guest = player is None or player.user_id is None
-    return join_answer(written, guest=guest)
+    # Which seats bots play: a query only when an account sits there (a computer is a bot).
+    accounts = not guest or any(seat.account and not seat.is_computer for seat in written.seats)
+    bots = selectors.bot_seat_numbers(game_id) if accounts else None
+    return join_answer(written, guest=guest, bots=bots)
 
 
-def join_answer(written, *, guest: bool = True) -> dict:
+def join_answer(written, *, guest: bool = True, bots: set[int] | None = None) -> dict:
     """The API's answer to a join (JoinView and games.api_fast): the token, the seat and the
     game, from what the join read and wrote (the seats already there, and whether each is an
-    account's); `guest` says whether the new seat's is a guest."""
+    account's); `guest` says whether the new seat's is a guest, and `bots` which seats bots
+    play, by number (selectors.bot_seat_numbers; None: the computers' only)."""
     change, head, row = written.change, written.after, written.row
     new = change.new_seat
+    bots = bots or set()
     seats = [
         {
             "number": seat.number,
@@ -137,6 +142,7 @@ def join_answer(written, *, guest: bool = True) -> dict:
             "score": change.scores.get(seat.name, seat.score),
             "is_computer": seat.is_computer,
             "guest": not seat.is_computer and not seat.account,
+            "bot": seat.is_computer or seat.number in bots,
         }
         for seat in written.seats
     ]
@@ -146,6 +152,7 @@ def join_answer(written, *, guest: bool = True) -> dict:
         "score": 0,
         "is_computer": new.is_computer,
         "guest": guest and not new.is_computer,
+        "bot": new.is_computer or new.number in bots,
     }
     game = Game(
         pk=head.pk,
@@ -388,12 +395,21 @@ class LeaderboardView(APIView):
             "The top 100 accounts of a rated mode (`set-classic`, `set-declare`, "
             "`set-classic-3`, `set-declare-3`, `set-classic-5`, `set-ultra`, `set-chain`, "
             "`square`), best first; an account appears once it has played 5 rated games in the "
-            "mode. An unknown mode is a 404 naming the rated modes."
+            "mode. People only, unless `?bots=1`: then the bots only (bot accounts and the "
+            "built-in computers, one account per speed). An unknown mode is a 404 naming the "
+            "rated modes."
         ),
-        responses={200: s.LeaderboardOut, **NOT_FOUND_RESPONSES},
+        parameters=[s.LeaderboardQuery],
+        responses={
+            200: s.LeaderboardOut,
+            400: error_response("`bots` is 1 or 0 (true or false)."),
+            **NOT_FOUND_RESPONSES,
+        },
     )
     def get(self, request, mode: str):
-        return Response(selectors.leaderboard(mode))
+        query = s.LeaderboardQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        return Response(selectors.leaderboard(mode, bots=query.validated_data["bots"]))
 
 
 class OptionRulesView(APIView):
@@ -525,7 +541,9 @@ class RematchView(APIView):
         )
         body = {
             "token": ref.token,
-            "seat": selectors.seat_json(game.seats.select_related("player").get(pk=ref.pk)),
+            "seat": selectors.seat_json(
+                game.seats.select_related(*selectors.SEAT_PLAYER).get(pk=ref.pk)
+            ),
             "game": selectors.game_summary(game),
             "url": selectors.keyed_url(selectors.page_url(game.kind, game.pk), game.link_key),
         }

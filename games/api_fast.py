@@ -258,7 +258,11 @@ async def join(game_id: int, scope, body: bytes) -> tuple | None:
     new = written.change.new_seat
     # The new seat's socket comes next, most often to this process.
     store.remember_seat(services.seat_ref(game_id, new))
-    return 201, join_answer(written), {}
+    # A guest joined: which seats bots play is read only when an account sits there.
+    bots = None
+    if any(seat.account and not seat.is_computer for seat in written.seats):
+        bots = await runtime.run_db(selectors.bot_seat_numbers, game_id)
+    return 201, join_answer(written, bots=bots), {}
 
 
 def _route_name(path: str) -> str:

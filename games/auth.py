@@ -13,7 +13,7 @@ from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from games import selectors, store
+from games import bots, selectors, store
 from games.errors import Conflict, Forbidden, NotFound
 from games.models import Player, keys_match
 from games.selectors import game_id_of, game_row
@@ -207,7 +207,7 @@ def session_player_claim(request, user) -> Player | None:
     player_id = request.session.get(SESSION_PLAYER_KEY)
     guest = (
         Player.objects.filter(pk=player_id, user__isnull=True, is_computer=False).first()
-        if player_id
+        if player_id and not bots.is_bot(user.pk)  # a bot keeps no guest's games: it has none
         else None
     )
     if guest is not None:
@@ -249,6 +249,7 @@ def session_player_for_write(request) -> Player | None:
     player = session_player(request)
     if player is not None and request.method not in ("GET", "HEAD", "OPTIONS"):
         authentication.SessionAuthentication().enforce_csrf(request)
+        bots.refuse_in_pages(_account(request))  # a bot plays by its token only
     return player
 
 
@@ -262,6 +263,7 @@ def session_player_save(request, name: str) -> Player:
     signed-in account plays under its own name."""
     account = _account(request)
     if account is not None:
+        bots.refuse_in_pages(account)  # a bot takes no seat from the pages
         name = account.get_username()
     player = session_player(request)
     if player is None:
@@ -310,8 +312,10 @@ def acting_seat(request, game_id: int) -> store.SeatRef:
     if seat is not None:
         by_session = token_seat is None and _grant(request) is None
         if by_session and request.method not in ("GET", "HEAD", "OPTIONS"):
-            # A browser session acts only with its CSRF token, like any session write.
+            # A browser session acts only with its CSRF token, like any session write, and
+            # never for a bot's account (bots play by their token).
             authentication.SessionAuthentication().enforce_csrf(request)
+            bots.refuse_in_pages(_account(request))
         return seat
     check_reach(request, game_row(game_id))
     raise Forbidden(

@@ -53,8 +53,20 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY as ACCOUNT_SESSION_KEY
 
-from games import follow, metrics, presence, realtime, runtime, selectors, services, store, story
+from games import (
+    bots,
+    follow,
+    metrics,
+    presence,
+    realtime,
+    runtime,
+    selectors,
+    services,
+    store,
+    story,
+)
 from games.auth import SESSION_PLAYER_KEY, scope_may_reach, socket_credentials
 from games.errors import RETRY_AFTER_S, GameError, unavailable
 
@@ -81,6 +93,9 @@ def _session_seat(game_id: int, session) -> store.SeatRef | None:
     player_id = session.get(SESSION_PLAYER_KEY)
     if not player_id:
         return None
+    user_id = session.get(ACCOUNT_SESSION_KEY)
+    if user_id is not None and bots.is_bot(user_id):
+        return None  # a bot plays by its token, never by a browser's session: it watches
     return store.read("seat_of_player", game_id, player_id)
 
 

@@ -48,6 +48,36 @@ class Player(models.Model):
         return self.name
 
 
+class BotAccount(models.Model):
+    """An account that plays by program, for good: it plays through the API only (never from a
+    browser's pages), never writes in the lobby's chat, and is marked BOT wherever its name
+    shows; leaderboards list people by default and bots apart. An account becomes one when it
+    has played no game (services.bot_upgrade), or is made one: the built-in computer players
+    are bot accounts of their own, one per speed (`speed`), whose player sits at every computer
+    seat of that speed, so a rated game against the computer rates both.
+
+    Kept by the platform (not the accounts app), which reads it wherever seats, lists and
+    ratings are read, and imports nothing of the accounts app."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, related_name="bot", on_delete=models.CASCADE
+    )
+    # The computer speed this built-in bot plays at (planning.COMPUTER_SPEEDS_S); "" for an
+    # account upgraded to play by its own program.
+    speed = models.CharField(max_length=16, blank=True, default="")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["speed"], condition=~Q(speed=""), name="one_bot_per_computer_speed"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} (bot{', computer ' + self.speed if self.speed else ''})"
+
+
 class Game(models.Model):
     class Kind(models.TextChoices):
         SET = "set", "Set"

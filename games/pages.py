@@ -218,6 +218,12 @@ def live_page_context(request, game: Game) -> dict:
                 "name", flat=True
             )
         ),
+        # Who plays by program (a computer, a bot account): marked BOT beside the name.
+        "bots": sorted(
+            seat.name
+            for seat in game.seats.filter(is_computer=False, player__user__bot__isnull=False)
+        )
+        + list(game.seats.filter(is_computer=True).values_list("name", flat=True)),
     }
     return {
         "game": game,
@@ -273,11 +279,13 @@ def replay_page(request, game_id: int):
 
 @require_GET
 def leaderboard_page(request, mode: str | None = None):
-    """The top accounts of one rated mode, with a tab (a link) for each mode."""
+    """The top accounts of one rated mode, with a tab (a link) for each mode, and one for the
+    people (the default) and one for the bots (``?bots=1``)."""
     names = ratings.mode_names()
     mode = next(iter(names)) if mode is None else mode
+    bots = request.GET.get("bots") == "1"
     try:
-        board = selectors.leaderboard(mode)
+        board = selectors.leaderboard(mode, bots=bots)
     except NotFound as error:
         raise Http404(str(error)) from None
     return render(
@@ -288,6 +296,7 @@ def leaderboard_page(request, mode: str | None = None):
             "modes": list(names.items()),
             "mode_name": names[mode],
             "players": board["players"],
+            "bots": bots,
             "min_games": ratings.MIN_GAMES,
         },
     )

@@ -138,7 +138,7 @@ def latest_seats(user, limit: int = LAST_GAMES, *, private: bool = True) -> list
     seats = (
         seats.select_related("game", "player")
         .prefetch_related(
-            Prefetch("game__seats", queryset=Seat.objects.select_related("player__user"))
+            Prefetch("game__seats", queryset=Seat.objects.select_related("player__user__bot"))
         )
         .order_by("-game_id", "number")
     )

@@ -1,7 +1,8 @@
 """Ratings: an account's skill per rated mode, moved by each rated game when it ends.
 
 A game is rated when it was created with ``rated`` and, when it ends, every seat is an
-account's (no guests, no computers, no account twice) and its rules count it (``rating``: the
+account's (no guests, no account twice: a computer sits as its speed's bot account,
+games.bots, and is rated as one) and its rules count it (``rating``: the
 mode and each seat's rank; hints, for one, make a Set table unrated). What can be rated is said
 before a game starts, and kept: a game created rated with options that are never rated is
 refused (`options_refusal`), a table created rated seats accounts only (`seat_refusal`), and
@@ -90,13 +91,20 @@ GUEST_REFUSED = (
     "This table is rated: only players signed in to an account sit at it. Log in or sign up "
     "to play, or watch."
 )
-COMPUTER_REFUSED = "This table is rated: only accounts sit at it, never a computer."
+COMPUTER_REFUSED = (
+    "This table is rated: only accounts sit at it, and this computer has none (the computer "
+    "of each speed plays as its own bot account, once a table)."
+)
 RATED_SEATS = (
-    "A rated table seats accounts only (no guests, no computers), each once, and rates when "
-    "two or more have played."
+    "A rated table seats accounts only (no guests; a computer plays as its speed's bot "
+    "account), each once, and rates when two or more have played."
 )
 RATED_MIN_PLAYERS = 2
 TWICE_REFUSED = "This table is rated: an account sits at it once."
+ONE_COMPUTER = (
+    "This table is rated: one computer at most sits at it (the computer plays as its speed's "
+    "bot account, and an account sits at a rated table once)."
+)
 
 
 def options_refusal(kind: str, options: dict) -> str | None:
@@ -114,11 +122,10 @@ def options_refusal(kind: str, options: dict) -> str | None:
 
 def seat_refusal(*, user_id: int | None, is_computer: bool, seated_users) -> str | None:
     """Why a seat cannot sit at a table created rated (None: it can): a guest (no account), a
-    computer, or an account seated there already (`seated_users`)."""
-    if is_computer:
-        return COMPUTER_REFUSED
+    computer with no account (the built-in ones sit as their speed's bot account), or an
+    account seated there already (`seated_users`: a second computer of one speed, too)."""
     if user_id is None:
-        return GUEST_REFUSED
+        return COMPUTER_REFUSED if is_computer else GUEST_REFUSED
     if user_id in set(seated_users):
         return TWICE_REFUSED
     return None
@@ -134,7 +141,7 @@ def unrated_reason(
     if found is not None:
         return found
     for seat in seats:
-        if seat.is_computer or seat.user_id is None:
+        if seat.user_id is None:  # a guest, or a computer seated before computers had accounts
             return f"{seat.name} has no account: a rated game seats accounts only."
     users = [seat.user_id for seat in seats]
     if len(set(users)) != len(users):

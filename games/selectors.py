@@ -11,15 +11,30 @@ from django.urls import reverse
 
 from games import ratings, runtime, store
 from games.errors import NotFound
-from games.models import ChatMessage, Game, Move, Rating, RatingChange, Rematch, Seat
+from games.models import (
+    BotAccount,
+    ChatMessage,
+    Game,
+    Move,
+    Rating,
+    RatingChange,
+    Rematch,
+    Seat,
+)
 from games.rules import get_rules
 from games.store import TableHead, head_of
 from games.story import withheld
 
 
 def seats_with_players() -> Prefetch:
-    """A game's seats with their players (whose accounts say which seats are guests')."""
-    return Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    """A game's seats with their players (whose accounts say which seats are guests', and
+    which are bots')."""
+    return Prefetch("seats", queryset=Seat.objects.select_related(*SEAT_PLAYER))
+
+
+# What a seat is read with to show it: its player, the player's account and whether that
+# account is a bot (one join each, no query more).
+SEAT_PLAYER = ("player", "player__user__bot")
 
 
 class Seated(NamedTuple):
@@ -238,6 +253,29 @@ def is_guest_seat(seat) -> bool:
     return seat.player.user_id is None
 
 
+def is_bot_seat(seat) -> bool:
+    """Whether a seat is played by a bot: a computer's (each speed a bot account of its own),
+    or a bot account's (games.bots). A Seat read with SEAT_PLAYER asks nothing more; a new
+    seat the write path knows, with no player read, is a bot only if a computer's."""
+    if seat.is_computer:
+        return True
+    player = getattr(seat, "player", None) if isinstance(seat, Seat) else None
+    if player is None or player.user_id is None:
+        return False
+    try:
+        return player.user.bot is not None
+    except BotAccount.DoesNotExist:
+        return False
+
+
+def bot_seat_numbers(game_id: int) -> set[int]:
+    """The numbers of a game's seats that bots play (is_bot_seat), in one query."""
+    seats = Seat.objects.filter(game_id=game_id).filter(
+        Q(is_computer=True) | Q(player__user__bot__isnull=False)
+    )
+    return set(seats.values_list("number", flat=True))
+
+
 def seat_json(seat) -> dict:
     """A seat as the API shows it (a Seat, or a seat the write path knows: a new one has 0)."""
     return {
@@ -246,6 +284,7 @@ def seat_json(seat) -> dict:
         "score": getattr(seat, "score", 0),
         "is_computer": seat.is_computer,
         "guest": is_guest_seat(seat),
+        "bot": is_bot_seat(seat),
     }
 
 
@@ -513,23 +552,26 @@ def seats_shown(game: Game, shown_ratings: dict[str, dict]) -> list[dict]:
             "score": seat.score,
             "is_computer": seat.is_computer,
             "guest": is_guest_seat(seat),
+            "bot": is_bot_seat(seat),
             "rating": shown_ratings.get(seat.name),
         }
         for seat in game.seats.all()
     ]
 
 
-def leaderboard(mode: str) -> dict:
-    """The top accounts of a rated mode with at least MIN_GAMES rated games, best first."""
+def leaderboard(mode: str, *, bots: bool = False) -> dict:
+    """The top accounts of a rated mode with at least MIN_GAMES rated games, best first: the
+    people's, or with `bots` the bots' (the built-in computers among them)."""
     if mode not in ratings.modes():
         known = ", ".join(ratings.modes())
         raise NotFound(f"There is no rated mode {mode!r}; the rated modes are {known}.")
     rows = (
-        Rating.objects.filter(mode=mode, games__gte=ratings.MIN_GAMES)
+        Rating.objects.filter(mode=mode, games__gte=ratings.MIN_GAMES, user__bot__isnull=not bots)
         .order_by("-mu", "user_id")
         .values_list("user__username", "mu", "games")[: ratings.TOP]
     )
     players = [
-        {"name": name, "rating": ratings.shown(mu), "games": games} for name, mu, games in rows
+        {"name": name, "rating": ratings.shown(mu), "games": games, "bot": bots}
+        for name, mu, games in rows
     ]
-    return {"mode": mode, "players": players}
+    return {"mode": mode, "bots": bots, "players": players}

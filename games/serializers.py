@@ -158,8 +158,9 @@ class GameCreateCommon(serializers.Serializer):
             "Rate the game when it ends. Only options that can be rated are accepted (else 400, "
             "code `not_rated`, naming why: a quick game's chosen deck, a puzzle...; "
             "`GET /api/options` lists which are); a rated table seats accounts only (a guest's "
-            "or a computer's join is a 403), and a hint taken unrates it (the game's `rated` "
-            "turns false, `unrated` says who). Set War is never rated."
+            "join is a 403; a computer plays as its speed's bot account, one a table), and a "
+            "hint taken unrates it (the game's `rated` turns false, `unrated` says who). Set War "
+            "is never rated."
         ),
     )
     seed = StrictIntegerField(
@@ -209,6 +210,10 @@ class SeatOut(serializers.Serializer):
     is_computer = serializers.BooleanField()
     guest = serializers.BooleanField(
         help_text="A guest's seat: a person playing without an account (never a computer)."
+    )
+    bot = serializers.BooleanField(
+        help_text="A bot's seat (shown BOT): a computer's (each speed is a bot account of its "
+        "own) or a bot account's, which plays by program (POST /api/bot/account/upgrade)."
     )
 
 
@@ -319,11 +324,22 @@ class LeaderboardPlayerOut(serializers.Serializer):
     name = serializers.CharField(help_text="The account's name.")
     rating = serializers.IntegerField(help_text="The rating (openskill's estimate, rounded).")
     games = serializers.IntegerField(help_text="Rated games played in this mode.")
+    bot = serializers.BooleanField(help_text="Whether the account is a bot (BOT).")
 
 
 class LeaderboardOut(serializers.Serializer):
     mode = serializers.CharField()
+    bots = serializers.BooleanField(help_text="Whether this is the bots' board (`?bots=1`).")
     players = LeaderboardPlayerOut(many=True, help_text="The top 100, best first.")
+
+
+class LeaderboardQuery(serializers.Serializer):
+    bots = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="1: the bots' board (the built-in computers and bot accounts); "
+        "0 or absent: the people's.",
+    )
 
 
 class JoinRequest(serializers.Serializer):

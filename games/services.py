@@ -35,7 +35,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from games import limits, metrics, ratings, realtime, runtime, selectors, store
+from games import bots, limits, metrics, ratings, realtime, runtime, selectors, store
 from games.errors import Conflict, Forbidden, GameError, NotFound, RuleError
 from games.metrics import Committed
 from games.models import (
@@ -557,26 +557,41 @@ def add_computer(
         known = ", ".join(COMPUTER_SPEEDS_S)
         raise GameError(f"Unknown computer speed {speed!r}; use one of {known}.")
     now = now_ms() if now is None else now
+    # The seat is the built-in bot account's of its speed (games.bots): a rated table takes it
+    # as it takes any account, once, and rates it.
+    player_id = bots.computer_player(speed).pk
     seating = []
 
     def plan(head, seats):
         if not hasattr(get_rules(head.kind), "bot_actions"):
             kind = Game.Kind(head.kind).label
             raise GameError(f"{kind} games have no computer players.")
-        if seating[0][0]:
-            raise Forbidden(ratings.COMPUTER_REFUSED)
+        rated, user_id, seated_users = seating[0]
+        if rated:
+            refused = ratings.seat_refusal(
+                user_id=user_id, is_computer=True, seated_users=seated_users
+            )
+            if refused is not None:
+                raise Forbidden(refused)
         taken = {seat.name for seat in seats}
         number = 1
         while f"Computer{number}" in taken:
             number += 1
         clock = {"speed": speed, "next_ms": None}
         change = plan_join(
-            head, seats, name=f"Computer{number}", now=now, is_computer=True, computer=clock
+            head,
+            seats,
+            name=f"Computer{number}",
+            now=now,
+            player_id=player_id,
+            is_computer=True,
+            computer=clock,
+            rated=rated,
         )
         return change, None
 
     def job():
-        seating.append((yield store.ReadSeating(game_id, None)))
+        seating.append((yield store.ReadSeating(game_id, player_id)))
         return (yield from commit(game_id, plan, seats=True, now=now))
 
     counted = (("joins", client),) if client is not None else ()
@@ -866,9 +881,11 @@ def chat_post(*, game_id: int | None, player_id: int, text, now: int | None = No
             raise Forbidden(SPECTATORS_READ)
         name = seat.name
     else:
-        player = Player.objects.filter(pk=player_id, is_computer=False).only("name").first()
+        player = Player.objects.filter(pk=player_id, is_computer=False).only("name", "user").first()
         if player is None or not player.name:
             raise Forbidden(NAMELESS)
+        if bots.is_bot(player.user_id):
+            raise Forbidden(bots.NO_LOBBY_CHAT)
         name = player.name
     text = chat_text(text)
     limits.check("chat", f"player:{player_id}")

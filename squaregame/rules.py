@@ -411,8 +411,10 @@ class SquareKind:
         """The engine's view, plus who you are, the names per seat and your legal placements.
 
         ``legal`` lists ``[piece, permutation, x, y]`` for every placement you could make now
-        (only while it is your turn); ``legal_count`` counts them, or, when it is not your turn,
-        the placements your hand would have on this board. ``size`` (the largest coordinate) and
+        (only while it is your turn), and ``legal_squares`` how many squares each would close, in
+        the same order (what the computer player weighs: a program need not know the shapes);
+        ``legal_count`` counts them, or, when it is not your turn, the placements your hand
+        would have on this board. ``size`` (the largest coordinate) and
         ``opening`` (the opening's zero point) let a drawing frame the board without a copy of
         the rules.
         """
@@ -441,14 +443,21 @@ class SquareKind:
         if view["last"] is not None:
             view["last"]["meaning"] = STATUS_MEANINGS[view["last"]["status"]]
         legal: list[list[int]] = []
+        squares: list[int] = []
         count = 0
         if seat is not None and not engine.over and not waiting:
             if engine.to_move == seat:
                 legal = [list(move) for move in legal_placements(engine)]
+                closes = {
+                    tuple(move): len(closed)
+                    for move, closed in iter_placements(engine, engine.hand(seat))
+                }
+                squares = [closes.get(tuple(move), 0) for move in legal]  # the opening: none
                 count = len(legal)
             elif engine.started:
                 count = sum(1 for _ in iter_placements(engine, engine.hand(seat)))
         view["legal"] = legal
+        view["legal_squares"] = squares
         view["legal_count"] = count
         view["your_turn"] = seat is not None and not waiting and engine.to_move == seat
         return view

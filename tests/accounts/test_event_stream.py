@@ -215,8 +215,7 @@ def challenge_and_accept(streamer, sender) -> None:
             assert line["type"] == "gameStart" and line["game"]["id"] == game_id
             stream.close()
             stream.connection.close()
-        online = api.get("/api/bot/online").json()
-        assert online == [] or {b["name"] for b in online} <= {"evt-ada", "evt-bob"}
+        assert api.get("/api/bot/online").json() == []  # people, not bots
 
 
 def test_through_daphne_a_challenge_reaches_the_stream(server):
@@ -239,25 +238,31 @@ def test_a_stream_on_one_process_hears_a_challenge_made_through_another(twins):
     challenge_and_accept(twins[0], twins[1])
 
 
-def test_bots_online_lists_the_accounts_with_a_stream_open(settings):
+def test_bots_online_lists_the_bots_with_a_stream_open(settings):
     async_to_sync(_online)()
 
 
 async def _online():
-    ada, token = await sync_to_async(make_account)("ada")
-    await sync_to_async(make_account)("bob")
+    from games.bots import bot_upgrade
+
+    ada, ada_token = await sync_to_async(make_account)("ada")
+    _, bob_token = await sync_to_async(make_account)("bob")
+    await sync_to_async(bot_upgrade)(user=ada)
     client = AsyncClient()
     assert (await client.get("/api/bot/online")).json() == []
-    stream = Stream("/api/stream/event", bearer=token)
-    assert await stream.open() == 200
-    # The stream counts as open once it has joined its groups (as its first lines are read).
+    streams = [Stream("/api/stream/event", bearer=token) for token in (ada_token, bob_token)]
+    for stream in streams:
+        assert await stream.open() == 200
+    # A stream counts as open once it has joined its groups (as its first lines are read); bob
+    # is a person: only the bot is listed.
     for _ in range(50):
         online = (await client.get("/api/bot/online")).json()
         if online:
             break
         await asyncio.sleep(0.05)
     assert online == [{"name": "ada", "url": "/u/ada"}]
-    await stream.close()
+    for stream in streams:
+        await stream.close()
     assert (await client.get("/api/bot/online")).json() == []
 
 

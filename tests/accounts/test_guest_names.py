@@ -36,6 +36,7 @@ def test_the_account_itself_joins_and_seats_say_who_is_a_guest(client):
         "score": 0,
         "is_computer": False,
         "guest": False,
+        "bot": False,
     }
     guest = post(client, f"/api/games/{game['id']}/join", {"name": "zoe"})
     assert guest.status_code == 201 and guest.json()["seat"]["guest"] is True

@@ -119,6 +119,8 @@ def test_an_account_that_played_nothing_has_every_field_at_zero(client):
     body = client.get("/api/users/quiet").json()
     assert body == {
         "name": "quiet",
+        "bot": False,
+        "computer_speed": None,
         "ratings": {},
         "stats": {
             "games_played": 0,

@@ -219,13 +219,15 @@ def test_the_leaderboard_lists_accounts_with_five_rated_games_best_first(client)
     assert answer.status_code == 200
     assert answer.json() == {
         "mode": "square",
+        "bots": False,
         "players": [
-            {"name": "bob", "rating": 1801, "games": 9},
-            {"name": "ann", "rating": 1700, "games": 5},
+            {"name": "bob", "rating": 1801, "games": 9, "bot": False},
+            {"name": "ann", "rating": 1700, "games": 5, "bot": False},
         ],
     }
     assert client.get("/api/leaderboard/set-declare-3").json() == {
         "mode": "set-declare-3",
+        "bots": False,
         "players": [],
     }
 

@@ -607,3 +607,29 @@ def test_rule_errors_keep_the_specs_reason_ids_as_codes():
     with pytest.raises(RuleError) as error:
         rules.apply(state, "bob", {"type": "place", "piece": 99, "permutation": 1}, 0)
     assert error.value.code == "piece_unavailable"
+
+
+def test_a_seat_to_move_is_told_how_many_squares_each_legal_placement_closes(client):
+    """`legal_squares` goes with `legal`, in order: what a program needs to play well without
+    the pieces' shapes (the computer takes one of the placements closing the most)."""
+    game_id, tokens = seated(client, players=2)
+    opening = look(client, game_id, tokens[1])["view"]
+    assert opening["legal_squares"] == [0] * len(opening["legal"])
+    piece, permutation, x, y = opening["legal"][0]
+    placed = {"type": "place", "piece": piece, "permutation": permutation, "x": x, "y": y}
+    assert act(client, game_id, tokens[1], placed).status_code == 200
+    for _ in range(6):  # a few turns, each by the seat to move, taking a best placement
+        views = [look(client, game_id, token)["view"] for token in tokens]
+        mover = next(n for n, view in enumerate(views) if view["your_turn"])
+        view = views[mover]
+        assert len(view["legal_squares"]) == len(view["legal"])
+        assert all(n >= 1 for n in view["legal_squares"])  # a placement closes a square
+        assert views[1 - mover]["legal_squares"] == []
+        if not view["legal"]:
+            assert act(client, game_id, tokens[mover], {"type": "pass"}).status_code == 200
+            continue
+        best = max(range(len(view["legal"])), key=view["legal_squares"].__getitem__)
+        piece, permutation, x, y = view["legal"][best]
+        move = {"type": "place", "piece": piece, "permutation": permutation, "x": x, "y": y}
+        answer = act(client, game_id, tokens[mover], move)
+        assert answer.status_code == 200, answer.json()

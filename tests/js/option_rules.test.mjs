@@ -39,11 +39,13 @@ test("declare + UltraSet cannot be chosen either way, with the server's reason",
   assert.deepEqual(ultra.off.mode, {});
 });
 
-test("Rated is off for a quick game, and with computers, saying why", () => {
+test("Rated is off for a quick game, and with more than one computer, saying why", () => {
   const quick = formState(RULES, {rules: "classic", mode: "normal", attributes: "4", length: "quick"}, OPTIONS);
   assert.deepEqual(quick.rated, {disabled: true, reason: "Quick is not rated."});
   const full = {rules: "classic", mode: "normal", attributes: "4", length: "full"};
   assert.deepEqual(formState(RULES, full, OPTIONS).rated, {disabled: false, reason: null});
+  // One computer sits at a rated table (its speed's bot account); two would be one account twice.
+  assert.deepEqual(formState(RULES, {...full, computers: "1"}, OPTIONS).rated, {disabled: false, reason: null});
   assert.deepEqual(formState(RULES, {...full, computers: "2"}, OPTIONS).rated, {disabled: true, reason: "Accounts only."});
   assert.equal(formState(RULES, {...full, rated: true}, OPTIONS).computers.reason, "Accounts only.");
 });

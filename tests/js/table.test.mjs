@@ -150,14 +150,16 @@ test("the waiting room: who may start, and a countdown on the server's clock", (
   assert.equal(waitingRoom(initialState(classic()), 0).waiting, false);
 });
 
-test("badges: the host while waiting, a locked-out player, and presence for people only", () => {
+test("badges: the host while waiting, a locked-out player, BOT, and presence for people only", () => {
   const state = {
     ...initialState(classic({status: "waiting", host: "ann", locked: ["ben"]})),
     computers: ["Computer1"],
+    bots: ["Computer1", "setbot"],
   };
   assert.deepEqual(badgesOf(state, "ann", () => "here"), ["you", "host", "here"]);
   assert.deepEqual(badgesOf(state, "ben"), ["locked out"]);
-  assert.deepEqual(badgesOf(state, "Computer1", () => "away"), ["computer"]);
+  assert.deepEqual(badgesOf(state, "Computer1", () => "away"), ["BOT", "computer"]);
+  assert.deepEqual(badgesOf(state, "setbot", () => "here"), ["BOT", "here"]);
 });
 
 test("a rated table asks before the first hint; an unrated one does not", () => {

@@ -29,8 +29,9 @@ export function refusal(rules, fields, field, value) {
 /** What the form shows for `values` ({rules, mode, attributes, length, rated, computers}):
  *  - `off`: {field: {value: reason}} for each value that cannot be chosen now;
  *  - `rated`: {disabled, reason}: the Rated box, off when the choice cannot be rated or
- *    computers sit at the table (a rated table seats accounts only);
- *  - `computers`: {reason} when more than none cannot be chosen (the box is ticked). */
+ *    more than one computer sits at the table (each computer speed is one bot account, and a
+ *    rated table seats an account once);
+ *  - `computers`: {reason} when more than one cannot be chosen (the box is ticked). */
 export function formState(rules, values, options) {
   const fields = {};
   for (const name of choiceFields(rules)) fields[name] = values[name];
@@ -46,7 +47,7 @@ export function formState(rules, values, options) {
   let rated = {disabled: false, reason: null};
   if (!choice || !choice.accepted) rated = {disabled: true, reason: null};
   else if (!choice.rated) rated = {disabled: true, reason: choice.unrated};
-  else if (Number(values.computers) > 0) rated = {disabled: true, reason: rules.rated.seats};
+  else if (Number(values.computers) > 1) rated = {disabled: true, reason: rules.rated.seats};
   const computers = {reason: values.rated ? rules.rated.seats : null};
   return {off, rated, computers};
 }

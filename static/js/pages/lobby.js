@@ -2,7 +2,8 @@
  * options come with the page (json_script "option-rules", games/option_rules.py), and a value
  * that cannot be chosen with the others is disabled, its reason beside its control
  * (lib/option_rules.js). Rated is off, saying why, for a choice that cannot be rated and with
- * computer opponents (a rated table seats accounts only); the speed only matters with computers.
+ * more than one computer opponent (each speed's computer is one bot account, and a rated table
+ * seats an account once); the speed only matters with computers.
  * The server checks everything again, and shows what it still refuses beside its control. */
 
 import {formState, notes} from "../lib/option_rules.js";
@@ -61,7 +62,7 @@ if (form && rulesData) {
       setNote("rated", state.rated.reason ? [`Not rated: ${state.rated.reason}`] : []);
     }
     const noComputers = values().rated;
-    for (const option of computers.options) option.disabled = noComputers && option.value !== "0";
+    for (const option of computers.options) option.disabled = noComputers && Number(option.value) > 1;
     setNote("computers", noComputers ? [`Rated: ${state.computers.reason}`] : []);
     speed.disabled = computers.value === "0";
   };
@@ -115,13 +116,14 @@ function badge(text, className, title) {
   return el("span", {className: className ? `badge ${className}` : "badge", text, attrs: title ? {title} : {}});
 }
 
-/** A table's seats as the server-rendered list shows them: name, cpu/guest badges, rating. */
+/** A table's seats as the server-rendered list shows them: name, BOT/cpu/guest badges, rating. */
 function seatsCell(row) {
   const cell = el("td", {attrs: {"data-label": "Players"}});
   if (!row.seats.length) cell.append(el("span", {className: "muted", text: "nobody yet"}));
   row.seats.forEach((seat, index) => {
     const kind = seat.is_computer ? " computer" : seat.guest ? " guest" : "";
     const span = el("span", {className: `seat${kind}`, text: seat.name});
+    if (seat.bot) span.append(" ", badge("BOT", "badge-bot", "a bot: it plays by program"));
     if (seat.is_computer) span.append(" ", badge("cpu", "", "computer"));
     else if (seat.guest) span.append(" ", badge("guest", "badge-guest", "a guest: no account"));
     if (seat.rating) {
@@ -210,6 +212,7 @@ function finishedGames(rows) {
     row.seats.forEach((seat, i) => {
       if (i) scores.append(", ");
       scores.append(seat.name);
+      if (seat.bot) scores.append(" ", badge("BOT", "badge-bot", "a bot: it plays by program"));
       if (seat.guest) scores.append(" ", badge("guest", "badge-guest", "a guest: no account"));
       scores.append(`\u00a0${seat.score}`);
     });

@@ -84,6 +84,7 @@ function start(root) {
   let legal = legalIndex([]);
   let computers = new Set(cfg.computers || []);
   let guests = new Set(cfg.guests || []);
+  let bots = new Set(cfg.bots || []);
   const presence = new Presence();
   let pending = false;
   let socket = null;
@@ -173,6 +174,7 @@ function start(root) {
       if (!seat.name) name.classList.add("muted");
       item.appendChild(name);
       if (seat.seat === view.seat) badge(item, "you", "badge-you");
+      if (seat.name && bots.has(seat.name)) badge(item, "BOT", "badge-bot");
       if (seat.name && computers.has(seat.name)) badge(item, "computer");
       if (seat.name && guests.has(seat.name)) badge(item, "guest");
       const where = seat.name && !computers.has(seat.name) ? presence.of(seat.name) : null;
@@ -474,6 +476,7 @@ function start(root) {
     guests = new Set(
       (reply.data.seats || []).filter((seat) => seat.guest).map((seat) => seat.name),
     );
+    bots = new Set((reply.data.seats || []).filter((seat) => seat.bot).map((seat) => seat.name));
     renderRatings(document.getElementById("seat-ratings"), reply.data.ratings);
     renderRatedNote(document.getElementById("rated-note"), reply.data);
     render();

@@ -57,6 +57,7 @@ let state = initialState(JSON.parse(document.getElementById("table-view").textCo
   skew: cfg.server_now - Date.now(),
   computers: cfg.computers || [],
   guests: cfg.guests || [],
+  bots: cfg.bots || [],
   keyboard: keyboardFor(keyboardLayout(cfg.keys.layouts)),
 });
 
@@ -246,6 +247,7 @@ async function refreshSeats() {
     withState(state, {
       computers: reply.data.seats.filter((s) => s.is_computer).map((s) => s.name),
       guests: reply.data.seats.filter((s) => s.guest).map((s) => s.name),
+      bots: reply.data.seats.filter((s) => s.bot).map((s) => s.name),
     }),
   );
 }

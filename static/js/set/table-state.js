@@ -16,7 +16,7 @@
  *     message,       // {text, tone, until} the line under the board, or null
  *     errors,        // {join, start, hint, rematch, action}: a sentence beside its control
  *     socket,        // "connecting" | "live" | "reconnecting" | "closed"
- *     computers, guests,   // seat names (badges)
+ *     computers, guests, bots,   // seat names (badges: bots are marked BOT)
  *     judged,        // the declarer's own pick was answered (so no "time is up")
  *     hintAsk,       // a rated table asks before a hint: the question is open
  *     hintOk,        // the player said yes to an unrated game (asked once)
@@ -41,7 +41,7 @@ export function wordsOf(view) {
 /** Return the state a page starts from: the view rendered with it, nothing chosen. */
 export function initialState(
   view,
-  {skew = 0, computers = [], guests = [], socket = "connecting", keyboard = null} = {},
+  {skew = 0, computers = [], guests = [], bots = [], socket = "connecting", keyboard = null} = {},
 ) {
   return {
     view,
@@ -55,6 +55,7 @@ export function initialState(
     socket,
     computers,
     guests,
+    bots,
     judged: false,
     hintAsk: false,
     hintOk: false,
@@ -300,6 +301,7 @@ export function badgesOf(state, name, where = () => null) {
   const badges = [];
   if (name === view.you) badges.push("you");
   if (view.host && name === view.host && statusOf(view) === "waiting") badges.push("host");
+  if (state.bots.includes(name)) badges.push("BOT");
   if (state.computers.includes(name)) badges.push("computer");
   if (state.guests.includes(name)) badges.push("guest");
   if (view.declare && view.declare.declarer === name) badges.push("declaring");

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0003_account_name_key'),
+        ('accounts', '0004_computer_bot_accounts'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

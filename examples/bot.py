@@ -1,0 +1,298 @@
+"""A bot for this server: it follows its account's event stream, accepts the challenges it can play
+and plays each game from that game's stream, Set (every mode of the classic rules) and the
+Square Game. One file, the standard library only.
+
+    SETGAMES_TOKEN=<an account's API token> python examples/bot.py
+
+Environment: ``SETGAMES_TOKEN`` (required: the account's token, from ``POST /api/accounts``,
+``POST /api/auth/token`` or the site's "API tokens" page), ``SETGAMES_URL`` (default
+``http://127.0.0.1:8000``), ``SETGAMES_DELAY`` (seconds it looks at a Set board before it claims,
+default 1.5). It prints what it does, one line each, and runs until stopped (Ctrl-C).
+
+How it works (the README's "Write a bot" walks through it):
+
+1. ``GET /api/stream/event`` with ``Authorization: Bearer <token>`` is one JSON object a line:
+   ``challenge`` (someone challenges the account: it accepts a Set game of the classic rules in
+   any mode, or a Square Game, with ``POST /api/challenge/<id>/accept``, and declines anything
+   else with the reason ``variant``), ``gameStart`` (a game it is seated at has started: first
+   the games already going, then each new one), and others it ignores. A bare line keeps the
+   connection open; when the stream drops, it connects again.
+2. For each game, ``GET /api/games/<id>/stream`` sends the game as its seat sees it: a
+   ``gameFull`` line, then a ``gameState`` after every change, until the game ends.
+3. Set: after its delay it claims one of the sets on the newest board (``POST
+   /api/games/<id>/moves`` with ``{"type": "claim", "cards": [...digits...]}``); "just taken"
+   means another player was quicker. Square Game: on its turn it places a piece where it closes
+   the most squares (the view's ``legal`` and ``legal_squares``), or passes.
+4. At the end it says "good game" in the game's chat.
+"""
+
+from __future__ import annotations
+
+import http.client
+import itertools
+import json
+import os
+import random
+import sys
+import threading
+import time
+import urllib.parse
+
+URL = os.environ.get("SETGAMES_URL", "http://127.0.0.1:8000")
+TOKEN = os.environ.get("SETGAMES_TOKEN", "")
+DELAY = float(os.environ.get("SETGAMES_DELAY", "1.5"))
+KINDS = ("set", "square")
+
+
+def say(text: str) -> None:
+    print(f"{time.strftime('%H:%M:%S')} {text}", flush=True)
+
+
+# -- HTTP ---------------------------------------------------------------------------------------
+
+
+def connection() -> http.client.HTTPConnection:
+    where = urllib.parse.urlsplit(URL)
+    if where.scheme == "https":
+        return http.client.HTTPSConnection(where.hostname, where.port or 443, timeout=30)
+    return http.client.HTTPConnection(where.hostname, where.port or 80, timeout=30)
+
+
+def call(method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+    """One request with the account's token; the status and the JSON answer."""
+    conn = connection()
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    try:
+        conn.request(method, path, data, headers)
+        answer = conn.getresponse()
+        raw = answer.read()
+        return answer.status, json.loads(raw) if raw else {}
+    except (OSError, ValueError) as error:
+        return 0, {"detail": str(error)}
+    finally:
+        conn.close()
+
+
+class Refused(Exception):
+    """The server does not know the token: trying again will not help."""
+
+
+def lines(path: str):
+    """The JSON objects of an NDJSON stream, one by one (bare keep-alive lines skipped); ends
+    when the server ends the stream; raises OSError when the connection fails."""
+    conn = connection()
+    conn.timeout = 60  # keep-alive lines come every few seconds
+    conn.request("GET", path, headers={"Authorization": f"Bearer {TOKEN}"})
+    answer = conn.getresponse()
+    if answer.status != 200:
+        detail = answer.read().decode("utf-8", "replace").strip()
+        conn.close()
+        if answer.status == 401:
+            raise Refused(f"{path}: {detail}")
+        raise OSError(f"{path}: {answer.status} {detail}")
+    try:
+        for line in answer:
+            if line.strip():
+                yield json.loads(line)
+    finally:
+        conn.close()
+
+
+# -- Set ----------------------------------------------------------------------------------------
+
+
+def third(a: str, b: str) -> str:
+    """The card that makes a set with a and b (digits: each attribute 0, 1 or 2)."""
+    return "".join(str(-(int(x) + int(y)) % 3) for x, y in zip(a, b, strict=True))
+
+
+def sets_among(cards: list[str]) -> list[tuple[str, str, str]]:
+    here = set(cards)
+    found = set()
+    for a, b in itertools.combinations(cards, 2):
+        c = third(a, b)
+        if c in here:
+            found.add(tuple(sorted((a, b, c))))
+    return sorted(found)
+
+
+def claims(view: dict) -> list[list[str]]:
+    """Every claim that scores on this view's board, in the table's mode."""
+    board = [card["digits"] for card in view["board"]]
+    mode = view.get("mode", "normal")
+    if mode == "ultra":  # two pairs that a same card completes
+        pairs: dict[str, list[tuple[str, str]]] = {}
+        for a, b in itertools.combinations(board, 2):
+            pairs.setdefault(third(a, b), []).append((a, b))
+        return [
+            [*p, *q]
+            for both in pairs.values()
+            for p, q in itertools.combinations(both, 2)
+            if not set(p) & set(q)
+        ]
+    if mode == "chain" and view.get("chain"):  # one card of the last set and two of the board
+        chain = [card["digits"] for card in view["chain"]]
+        return [
+            [link, a, b]
+            for link in chain
+            for a, b in itertools.combinations(board, 2)
+            if third(a, b) == link
+        ]
+    found = [sorted(s) for s in view.get("found") or []]
+    texts = {card["digits"]: card["card"] for card in view["board"]}
+    return [list(s) for s in sets_among(board) if sorted(texts[c] for c in s) not in found]
+
+
+def may_claim(view: dict) -> bool:
+    return (
+        view.get("status") == "active"
+        and view.get("seated")
+        and not view.get("locked_out")
+        and not view.get("over")
+    )
+
+
+# -- following a game ---------------------------------------------------------------------------
+
+
+class Game:
+    """One game the bot sits at: a thread reads its stream, another plays from the newest view."""
+
+    def __init__(self, game_id: int, kind: str) -> None:
+        self.id, self.kind = game_id, kind
+        self.view: dict | None = None
+        self.version = -1
+        self.over = False
+        self.changed = threading.Condition()
+
+    def follow(self) -> None:
+        threading.Thread(target=self.read, daemon=True).start()
+        threading.Thread(target=self.play, daemon=True).start()
+
+    def read(self) -> None:
+        tries = 0
+        while not self.over:
+            try:
+                for line in lines(f"/api/games/{self.id}/stream"):
+                    tries = 0
+                    if line.get("type") in ("gameFull", "gameState"):
+                        with self.changed:
+                            if line["version"] >= self.version:
+                                self.view, self.version = line["view"], line["version"]
+                                self.over = bool(line["view"].get("over"))
+                            self.changed.notify_all()
+            except (OSError, ValueError, Refused) as error:
+                say(f"game {self.id}: the stream dropped ({error}); again")
+            if not self.over:  # the stream ended before the game did: connect again
+                tries += 1
+                time.sleep(min(2**tries, 10) / 4)
+        with self.changed:
+            self.changed.notify_all()
+
+    def newest(self, after: int) -> dict | None:
+        """The newest view once it is past version `after` (None: the game is over)."""
+        with self.changed:
+            while self.version <= after and not self.over:
+                self.changed.wait(30)
+            return None if self.over else self.view
+
+    def play(self) -> None:
+        seen = -1
+        while True:
+            view = self.newest(seen)
+            if view is None:
+                break
+            seen = self.version
+            if self.kind == "set":
+                self.play_set()
+            else:
+                self.play_square(view)
+        status, _ = call("POST", f"/api/games/{self.id}/chat", {"text": "good game"})
+        say(f"game {self.id}: over; said good game ({status})")
+
+    def play_set(self) -> None:
+        time.sleep(DELAY)  # a person needs a moment to see a set
+        view = self.view
+        if view is None or not may_claim(view):
+            return
+        found = claims(view)
+        if not found:
+            return  # the server deals more cards: the next state will say
+        cards = random.choice(found)
+        status, answer = call(
+            "POST", f"/api/games/{self.id}/moves", {"type": "claim", "cards": cards}
+        )
+        said = answer.get("outcome", {}).get("claim") if status == 200 else answer.get("detail")
+        say(f"game {self.id}: claimed {' '.join(cards)}: {said}")
+
+    def play_square(self, view: dict) -> None:
+        if not view.get("your_turn") or view.get("over"):
+            return
+        legal, squares = view.get("legal") or [], view.get("legal_squares") or []
+        if not legal:
+            move = {"type": "pass"}
+        else:
+            best = max(range(len(legal)), key=lambda n: squares[n] if n < len(squares) else 0)
+            piece, permutation, x, y = legal[best]
+            move = {"type": "place", "piece": piece, "permutation": permutation, "x": x, "y": y}
+        status, answer = call("POST", f"/api/games/{self.id}/moves", move)
+        say(f"game {self.id}: {move['type']} -> {status} {answer.get('detail', '')}".rstrip())
+
+
+# -- the account's events -----------------------------------------------------------------------
+
+
+def can_play(challenge: dict) -> bool:
+    kind, options = challenge.get("kind"), challenge.get("options") or {}
+    if kind not in KINDS:
+        return False
+    return kind != "set" or options.get("rules", "classic") == "classic"
+
+
+def answer(challenge: dict) -> None:
+    number = challenge["id"]
+    if can_play(challenge):
+        status, body = call("POST", f"/api/challenge/{number}/accept")
+        say(f"challenge {number} from {challenge.get('challenger')}: accepted ({status})")
+    else:
+        status, body = call("POST", f"/api/challenge/{number}/decline", {"reason": "variant"})
+        say(f"challenge {number} from {challenge.get('challenger')}: declined ({status})")
+
+
+def main() -> int:
+    if not TOKEN:
+        print("bot.py: set SETGAMES_TOKEN to an account's API token", file=sys.stderr)
+        return 2
+    games: dict[int, Game] = {}
+    tries = 0
+    say(f"following {URL}/api/stream/event")
+    while True:
+        try:
+            for event in lines("/api/stream/event"):
+                tries = 0
+                kind = event.get("type")
+                if kind == "challenge":
+                    answer(event["challenge"])
+                elif kind == "gameStart":
+                    game = event["game"]
+                    if game["id"] not in games and game.get("kind") in KINDS:
+                        games[game["id"]] = Game(game["id"], game["kind"])
+                        games[game["id"]].follow()
+                        say(f"game {game['id']} ({game['kind']}): playing")
+        except Refused as error:
+            print(f"bot.py: the server refuses the token: {error}", file=sys.stderr)
+            return 1
+        except (OSError, ValueError) as error:
+            say(f"the event stream dropped ({error}); again")
+        except KeyboardInterrupt:
+            return 0
+        tries += 1
+        time.sleep(min(2**tries, 30) / 4)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
