@@ -316,9 +316,9 @@ class ChallengeCancelView(AccountView):
 
 EVENT_LINES = (
     "One JSON object a line (`application/x-ndjson`). First a `gameStart` for each game you "
-    "are seated at that is not finished, and a `challenge` for each of your challenges "
-    "waiting for an answer; then, as they happen:\n\n"
-    '- `{"type": "challenge", "challenge": {...}}`: a challenge to you (or one you sent);\n'
+    "are seated at that is not finished, and a `challenge` for each challenge to you waiting "
+    "for your answer; then, as they happen:\n\n"
+    '- `{"type": "challenge", "challenge": {...}}`: a challenge to you;\n'
     '- `{"type": "challengeCanceled", "challenge": {...}}`, `{"type": "challengeDeclined", '
     '"challenge": {..., "reason"}}`;\n'
     '- `{"type": "gameStart", "game": {"id", "kind", "url"}}`: a game of yours starts (an '

@@ -83,7 +83,11 @@ def _tell(challenge: Challenge, kind: str) -> None:
     """Tell both accounts (their streams and lobby sockets) what became of the challenge."""
     event = {"type": kind, "challenge": challenge_json(challenge)}
     for user_id in {challenge.challenger_id, challenge.dest_id}:
-        transaction.on_commit(lambda u=user_id: realtime.publish_account(u, event))
+        # The challenger's pages show what it sent; its event stream tells only what comes to it.
+        sent = user_id == challenge.challenger_id and kind == "challenge"
+        transaction.on_commit(
+            lambda u=user_id, sent=sent: realtime.publish_account(u, event, sent=sent)
+        )
 
 
 def challenge_create(*, challenger, dest, kind: str, options: dict, rated: bool) -> Challenge:

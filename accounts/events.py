@@ -8,8 +8,9 @@ what concerns the account as it happens, one JSON object a line (``application/x
     {"type": "gameFinish", "game": {"id": 7, "kind": "set", "url": "/play/7/?key=..."}}
 
 On connect it first sends a ``gameStart`` for each game the account is seated at that is not
-finished, then a ``challenge`` for each of its open challenges (sent or received), then the
-events as they come, and a bare newline after EVENT_STREAM_KEEPALIVE_S quiet seconds.
+finished, then a ``challenge`` for each challenge to it waiting for its answer, then the events
+as they come (a ``challenge``: one to the account; the answers: to it or from it), and a bare
+newline after EVENT_STREAM_KEEPALIVE_S quiet seconds.
 
 The events come through the channel layer (the account's group, games.realtime.account_group),
 so an event made on one server process reaches a stream held on another. A stream holds one of
@@ -48,7 +49,8 @@ _leave = sync_to_async(presence.stream_leave, thread_sensitive=False)
 
 
 def first_events(user_id: int) -> list[dict]:
-    """What a stream sends first: the account's games not finished, then its open challenges."""
+    """What a stream sends first: the account's games not finished, then the challenges to it
+    waiting for its answer."""
     events = []
     games = (
         Game.objects.filter(seats__player__user_id=user_id)
@@ -62,7 +64,7 @@ def first_events(user_id: int) -> list[dict]:
                 "gameStart", game.pk, kind_of_game=game.kind, link_key=game.link_key
             )
         )
-    for challenge in open_challenges(user_id):
+    for challenge in open_challenges(user_id).filter(dest_id=user_id):  # those to answer
         events.append({"type": "challenge", "challenge": challenges.challenge_json(challenge)})
     return events
 
@@ -149,6 +151,8 @@ class EventStream:
                 if kind != "account.event":
                     continue
                 event = message.get("event") or {}
+                if message.get("sent"):
+                    continue  # a challenge this account sent: its pages show it, not its stream
                 if _seen(event, games, offered):
                     continue
                 yield _line(event)

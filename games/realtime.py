@@ -187,9 +187,11 @@ def account_group(user_id: int) -> str:
     return f"account-{user_id}"
 
 
-def publish_account(user_id: int, event: dict) -> None:
-    """Tell an account's followers an event (``{"type": "gameStart", ...}``), from any thread."""
-    publish_to(account_group(user_id), {"type": "account.event", "event": event})
+def publish_account(user_id: int, event: dict, *, sent: bool = False) -> None:
+    """Tell an account's followers an event (``{"type": "gameStart", ...}``), from any thread;
+    `sent`: one the account made itself (a challenge it sent), which its pages show and its
+    event stream does not."""
+    publish_to(account_group(user_id), {"type": "account.event", "event": event, "sent": sent})
 
 
 def publish_to(group: str, message: dict) -> None:
