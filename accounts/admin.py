@@ -14,8 +14,9 @@ from django.db.models import Count
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
+from accounts.challenges import status_of
 from accounts.forms import AccountChangeForm, AccountCreationForm, AdminLoginForm
-from accounts.models import AccessToken
+from accounts.models import AccessToken, Challenge
 from games import ratings
 from games.models import Game, Rating, RatingChange, Seat
 
@@ -151,3 +152,24 @@ def rating_moved(change: RatingChange | None) -> str:
         return "-"
     before, after = ratings.shown(change.mu_before), ratings.shown(change.mu_after)
     return f"{change.mode}: {before} → {after} ({after - before:+d})"
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(admin.ModelAdmin):
+    """Challenges between accounts, read-only: they change only by their accounts' answers."""
+
+    list_display = ("id", "challenger", "dest", "kind", "rated", "shown_status", "created")
+    list_filter = ("status", "kind", "rated")
+    search_fields = ("challenger__username", "dest__username")
+    list_select_related = ("challenger", "dest")
+    readonly_fields = [f.name for f in Challenge._meta.fields] + ["shown_status"]
+
+    @admin.display(description="as read now")
+    def shown_status(self, challenge: Challenge) -> str:
+        return status_of(challenge)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

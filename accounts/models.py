@@ -45,3 +45,42 @@ class AccountName(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class Challenge(models.Model):
+    """One account asking another to play (accounts.challenges): the kind and the options of the
+    table to make, checked when it was sent. It waits for its answer CHALLENGE_EXPIRES_S from
+    `created`; one still "created" after that is expired, as read (no job ends it)."""
+
+    class Status(models.TextChoices):
+        CREATED = "created", "Waiting for an answer"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        CANCELED = "canceled", "Canceled"
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    dest = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received"
+    )
+    kind = models.CharField(max_length=16)
+    # The table's options as its kind's rules cleaned them, and whether it is rated.
+    options = models.JSONField(default=dict, blank=True)
+    rated = models.BooleanField(default=False)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.CREATED)
+    decline_reason = models.CharField(max_length=16, blank=True, default="")
+    # The table an accepted challenge made (the platform's game id).
+    game_id = models.BigIntegerField(null=True, blank=True)
+    created = models.DateTimeField()
+    answered = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [
+            models.Index(fields=["dest", "status"], name="challenge_dest_status"),
+            models.Index(fields=["challenger", "status"], name="challenge_from_status"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} -> {self.dest} ({self.kind}, {self.status})"

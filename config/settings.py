@@ -23,6 +23,11 @@ Environment variables (all optional here; see config/settings_production.py for 
 - GAME_STREAM_KEEPALIVE_S: seconds without a line after which a game's NDJSON stream sends a bare
   newline (default 7); GAME_STREAMS_MAX_OPEN: game streams open at once per account, seat or
   client address in each server process (default 8; beyond, 429).
+- RATE_LIMIT_CHALLENGES: challenges an account may send (default "20/min"; beyond, 429).
+- EVENT_STREAM_KEEPALIVE_S, EVENT_STREAMS_MAX_OPEN: an account's event stream (GET
+  /api/stream/event) sends a bare newline after this many quiet seconds (default 7); at most this
+  many are open at once per account in each server process (default 4; beyond, 429).
+- CHALLENGE_EXPIRES_S: seconds a challenge waits for its answer (default 60).
 """
 
 import os
@@ -289,6 +294,14 @@ SET_WATCH_TIMEOUT_S = float(os.environ.get("SET_WATCH_TIMEOUT_S", "30"))
 # client address (in each server process), a 429 beyond.
 GAME_STREAM_KEEPALIVE_S = float(os.environ.get("GAME_STREAM_KEEPALIVE_S", "7"))
 GAME_STREAMS_MAX_OPEN = int(os.environ.get("GAME_STREAMS_MAX_OPEN", "8"))
+# An account's event stream (GET /api/stream/event, accounts.events): a bare newline after this
+# many quiet seconds; at most this many open at once per account (in each server process).
+EVENT_STREAM_KEEPALIVE_S = float(os.environ.get("EVENT_STREAM_KEEPALIVE_S", "7"))
+EVENT_STREAMS_MAX_OPEN = int(os.environ.get("EVENT_STREAMS_MAX_OPEN", "4"))
+# A challenge between accounts (accounts.challenges) waits this long for its answer; an account
+# sends at most RATE_LIMIT_CHALLENGES of them.
+CHALLENGE_EXPIRES_S = float(os.environ.get("CHALLENGE_EXPIRES_S", "60"))
+RATE_LIMIT_CHALLENGES = os.environ.get("RATE_LIMIT_CHALLENGES", "20/min")
 # Threads per process that run game reads and writes (0: 1 on SQLite, 12 on other databases:
 # a move waits for its game's row lock, and pushes must not queue behind it).
 GAME_DB_THREADS = int(os.environ.get("GAME_DB_THREADS", "0"))

@@ -99,9 +99,9 @@ def chat_text(chat: dict) -> str:
 class TooManyStreams(GameError):
     http_status = status.HTTP_429_TOO_MANY_REQUESTS
 
-    def __init__(self, limit: int, owner: str):
+    def __init__(self, limit: int, owner: str, what: str = "game streams"):
         super().__init__(
-            f"At most {limit} game streams may be open at once for one {owner}: "
+            f"At most {limit} {what} may be open at once for one {owner}: "
             "close one before opening another."
         )
 
@@ -110,17 +110,19 @@ class StreamSlots:
     """The open streams of each owner in this process ("account:3", "seat:12", "client:1.2.3.4"):
     taken by a request (on Django's thread), given back when its stream ends (on the loop)."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: str = "GAME_STREAMS_MAX_OPEN", what: str = "game streams") -> None:
         self.open: dict[str, int] = {}
         self.lock = threading.Lock()
+        self.limit, self.what = limit, what  # the setting that says how many, and their name
 
     def take(self, owner: str) -> Slot:
         """One of `owner`'s slots, or TooManyStreams when all are taken."""
-        limit = settings.GAME_STREAMS_MAX_OPEN
+        limit = getattr(settings, self.limit)
         with self.lock:
             held = self.open.get(owner, 0)
             if held >= limit:
-                raise TooManyStreams(limit, owner.partition(":")[0].replace("client", "address"))
+                who = owner.partition(":")[0].replace("client", "address")
+                raise TooManyStreams(limit, who, self.what)
             self.open[owner] = held + 1
         return Slot(self, owner)
 

@@ -17,6 +17,8 @@ period of several units, "N/10s"), or "off":
   too, while one is used up).
 - ``signups`` (RATE_LIMIT_SIGNUPS, default 20/hour): new accounts asked for, by the form or the
   API, per client address.
+- ``challenges`` (RATE_LIMIT_CHALLENGES, default 20/min): challenges an account sends to
+  another (accounts.challenges), per account.
 
 Counts live in Django's cache (Redis when REDIS_URL is set, so every process shares them) in
 fixed windows: at most N requests per window of the period; the next window starts afresh. A
@@ -49,6 +51,7 @@ SCOPE_WORDS = {
     "logins": "failed logins from this address",
     "account_logins": "failed logins for this account",
     "signups": "sign-ups from this address",
+    "challenges": "challenges from this account",
 }
 _PERIOD = re.compile(r"^(\d*)\s*([a-z]+)$")
 

@@ -13,6 +13,12 @@ nobody has it open. "online" names the players with a lobby socket open (a sessi
 with a name, or an account, whose profile is its url); "guests" counts the sockets of visitors
 who have chosen no name (games.presence).
 
+An account's socket (a signed-in browser) is also in its account's group
+(games.realtime.account_group) and is sent its events as they are: ``{"type": "challenge",
+"challenge": {...}}``, ``challengeCanceled``, ``challengeDeclined``, ``{"type": "gameStart",
+"game": {"id", "kind", "url", "challenge"}}`` and ``gameFinish`` (static/js/lib/challenges.js
+shows them on every page).
+
 Lobby chat (services.chat_post) publishes ``{"type": "lobby.chat", "chat": {"id", "name", "text",
 "at"}}`` to the lobby group; each socket is sent ``{"type": "chat", "id", "name", "text", "at"}``.
 
@@ -46,12 +52,16 @@ from games import lobby, presence, runtime
 from games.auth import socket_credentials
 from games.consumers import ACCESS_ENDED, KnownSocket
 from games.errors import unavailable
-from games.realtime import LOBBY_GROUP, credential_group
+from games.realtime import LOBBY_GROUP, account_group, credential_group
 
 log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 4 * 1024
 CHAT_FIELDS = ("id", "name", "text", "at")
+# The account's events a lobby socket passes on (accounts.events sends them to its streams too).
+ACCOUNT_EVENTS = frozenset(
+    {"challenge", "challengeCanceled", "challengeDeclined", "gameStart", "gameFinish"}
+)
 
 # Lists read for news this process heard, by (news id, player id): the sockets of one process
 # that heard the same news send one reading.
@@ -96,6 +106,7 @@ class LobbyConsumer(KnownSocket, AsyncWebsocketConsumer):
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task] = set()
         self.credentials: list[str] = []  # its session: a log-out closes it
+        self.account_group: str | None = None  # its account's events (games.realtime)
 
     async def __call__(self, scope, receive, send):
         try:
@@ -131,6 +142,10 @@ class LobbyConsumer(KnownSocket, AsyncWebsocketConsumer):
         self.credentials = socket_credentials(self.scope)
         for credential in self.credentials:
             await self.channel_layer.group_add(credential_group(credential), self.channel_name)
+        # An account's socket hears its challenges and its games starting (account.event).
+        if self.player is not None and self.player.user_id is not None:
+            self.account_group = account_group(self.player.user_id)
+            await self.channel_layer.group_add(self.account_group, self.channel_name)
         # Join first, then read: every change after the first frame reaches this socket.
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         self.in_group = True
@@ -156,6 +171,9 @@ class LobbyConsumer(KnownSocket, AsyncWebsocketConsumer):
         if self.in_group:
             self.in_group = False
             await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        if self.account_group is not None:
+            group, self.account_group = self.account_group, None
+            await self.channel_layer.group_discard(group, self.channel_name)
         credentials, self.credentials = self.credentials, []
         for credential in credentials:
             await self.channel_layer.group_discard(credential_group(credential), self.channel_name)
@@ -266,6 +284,14 @@ class LobbyConsumer(KnownSocket, AsyncWebsocketConsumer):
         """A lobby chat message (published by the lobby chat's service): sent on as it is."""
         chat = message.get("chat") or {}
         await self.send_json({"type": "chat", **{k: chat[k] for k in CHAT_FIELDS if k in chat}})
+
+    async def account_event(self, message: dict) -> None:
+        """An event of the socket's account (a challenge to it or from it, its answer, a game
+        of its own starting): sent on as it is, ``{"type": "challenge", "challenge": {...}}``,
+        ``{"type": "gameStart", "game": {...}}``..."""
+        event = message.get("event")
+        if isinstance(event, dict) and event.get("type") in ACCOUNT_EVENTS:
+            await self.send_json(event)
 
     # -- what the socket sends -----------------------------------------------------------------
 

@@ -127,3 +127,22 @@ def tables_with_someone_here(game_ids) -> set[int]:
     return {
         keys[key] for key, entries in cache.get_many(list(keys)).items() if _fresh(entries, now)
     }
+
+
+STREAMS_KEY = "event-streams"
+"""The accounts' open event streams (accounts.events): one entry a stream, its account's id."""
+
+
+def stream_arrive(member: str, user_id: int) -> None:
+    """Count an account's event stream as open (or say it still is)."""
+    _arrive(STREAMS_KEY, member, {"user": user_id})
+
+
+def stream_leave(member: str) -> None:
+    """An account's event stream ended."""
+    _leave(STREAMS_KEY, member)
+
+
+def streams_open() -> set[int]:
+    """The accounts (their ids) with an event stream open now, in any process."""
+    return {entry["user"] for entry in _fresh(cache.get(STREAMS_KEY), time.time()).values()}

@@ -180,6 +180,20 @@ def credential_group(credential: str) -> str:
     return f"access-{credential}"
 
 
+def account_group(user_id: int) -> str:
+    """The channel-layer group of an account's followers: its event streams (accounts.events)
+    and its browsers' lobby sockets. Each is told ``{"type": "account.event", "event": {...}}``:
+    a challenge sent, canceled or declined, a game of its own that starts or finishes."""
+    return f"account-{user_id}"
+
+
+def publish_account(user_id: int, event: dict, *, sent: bool = False) -> None:
+    """Tell an account's followers an event (``{"type": "gameStart", ...}``), from any thread;
+    `sent`: one the account made itself (a challenge it sent), which its pages show and its
+    event stream does not."""
+    publish_to(account_group(user_id), {"type": "account.event", "event": event, "sent": sent})
+
+
 def publish_to(group: str, message: dict) -> None:
     """Tell any group something, from any thread, as `publish` does."""
     layer = get_channel_layer()

@@ -21,6 +21,7 @@ So a game cannot tell which way a move came, and a refused request writes nothin
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import json
@@ -202,6 +203,9 @@ def commit(game_id: int, plan: Plan, *, seats: bool = False, now: int | None = N
         yield store.Announce((new_head, change_message(head, change) if published else None))
         if change.new_seat is not None or change.ended:  # a seat taken, a game over
             yield store.Announce(LOBBY_NEWS)
+        if change.status != head.status and change.status in (Game.Status.ACTIVE, OVER):
+            # The game started or finished: its accounts' event streams hear it.
+            yield store.Announce(AccountNews(game_id, head.kind, change.status, head.link_key))
         # Counted and logged once the transaction has committed (`announce`).
         seconds = time.perf_counter() - started
         yield store.Announce(
@@ -258,6 +262,53 @@ _last_heard: dict[int, float] = {}
 _LAST_HEARD_SIZE = 50_000
 
 
+@dataclass(frozen=True)
+class AccountNews:
+    """A game that started or finished: the event streams of its seated accounts are told
+    (``gameStart``, ``gameFinish``) once it has committed."""
+
+    game_id: int
+    kind: str
+    status: str
+    link_key: str = ""
+
+
+def game_event(kind: str, game_id: int, *, kind_of_game: str, link_key: str = "", **more) -> dict:
+    """An account's event about one of its games: ``{"type": kind, "game": {"id", "kind",
+    "url"}}`` (the url a private game's link, with its key)."""
+    url = selectors.keyed_url(selectors.page_url(kind_of_game, game_id), link_key)
+    return {"type": kind, "game": {"id": game_id, "kind": kind_of_game, "url": url, **more}}
+
+
+def tell_seated_accounts(news: AccountNews) -> None:
+    """Tell each account seated at the game that it started or finished (one query: only at a
+    game's start and end). On Django's thread."""
+    user_ids = set(
+        Seat.objects.filter(game_id=news.game_id, player__user__isnull=False).values_list(
+            "player__user_id", flat=True
+        )
+    )
+    kind = "gameFinish" if news.status == OVER else "gameStart"
+    event = game_event(kind, news.game_id, kind_of_game=news.kind, link_key=news.link_key)
+    for user_id in user_ids:
+        realtime.publish_account(user_id, event)
+
+
+_account_tasks: set = set()
+
+
+def _announce_to_accounts(news: AccountNews) -> None:
+    """`tell_seated_accounts`, read on a game-database thread when called on the event loop."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        tell_seated_accounts(news)
+        return
+    task = loop.create_task(runtime.run_db(tell_seated_accounts, news))
+    _account_tasks.add(task)
+    task.add_done_callback(_account_tasks.discard)
+
+
 def announce(announced: list) -> None:
     """After a commit: keep each game's new head (and a protocol name's new seat), and tell
     the game's listeners of the change; and the lobby, once, when its lists changed."""
@@ -268,6 +319,9 @@ def announce(announced: list) -> None:
             continue
         if type(item) is Committed:
             metrics.committed(item)
+            continue
+        if type(item) is AccountNews:
+            _announce_to_accounts(item)
             continue
         head, message, *seat = item
         runtime.remember_head(head)
@@ -429,22 +483,47 @@ def create(
     now = now_ms() if now is None else now
 
     def job():  # the rules check the options once the limit is counted
-        if rated and not ratings.can_rate(kind):
-            raise RuleError(ratings.options_refusal(kind, {}), "not_rated")
-        game = plan_create(
-            kind=kind, options=options, seed=seed, now=now, is_open=is_open, is_default=is_default
+        game = planned_create(
+            kind=kind,
+            options=options,
+            seed=seed,
+            now=now,
+            is_open=is_open,
+            is_default=is_default,
+            rated=rated,
         )
-        # Rated means rated: options that are never rated are refused, not shown as rated.
-        refused = ratings.options_refusal(kind, game.options) if rated else None
-        if refused is not None:
-            raise RuleError(f"{refused} Create it unrated, or change the options.", "not_rated")
-        game.rated = rated
         if not is_open and not is_default:  # by link only: the key is in the link
             game.link_key = new_link_key()
         return (yield from insert(game))
 
     counted = (("joins", client),) if client is not None else ()
     return Work(job(), counted)
+
+
+def planned_create(
+    *,
+    kind: str,
+    options: dict | None,
+    now: int,
+    seed: int | None = None,
+    is_open: bool = False,
+    is_default: bool = False,
+    rated: bool = False,
+) -> NewGame:
+    """The game a create would make, checked by its rules (a RuleError names a bad option) and,
+    if `rated`, by the ratings (options never rated are refused, not shown as rated); nothing is
+    written. A challenge checks the table it proposes with it (accounts.challenges)."""
+    if rated and not ratings.can_rate(kind):
+        raise RuleError(ratings.options_refusal(kind, {}), "not_rated")
+    game = plan_create(
+        kind=kind, options=options, seed=seed, now=now, is_open=is_open, is_default=is_default
+    )
+    # Rated means rated: options that are never rated are refused, not shown as rated.
+    refused = ratings.options_refusal(kind, game.options) if rated else None
+    if refused is not None:
+        raise RuleError(f"{refused} Create it unrated, or change the options.", "not_rated")
+    game.rated = rated
+    return game
 
 
 def create_played(game: NewGame) -> Work:

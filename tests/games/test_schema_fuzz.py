@@ -134,6 +134,7 @@ def test_a_body_that_is_not_json_gets_a_documented_4xx_naming_why(
             if content_type:
                 headers["Content-Type"] = content_type
             path = operation.path.replace("{game_id}", str(table))
+            path = path.replace("{challenge_id}", "1").replace("{name}", "ann")
             response = http.post(path, content=body, headers=headers)
             label = f"{operation.label} with {what}"
             assert 400 <= response.status_code < 500, (label, response.status_code, response.text)

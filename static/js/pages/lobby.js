@@ -7,6 +7,7 @@
  * The server checks everything again, and shows what it still refuses beside its control. */
 
 import {formState, notes} from "../lib/option_rules.js";
+import {challengeHandlers} from "../lib/challenges.js";
 import {GameSocket} from "../lib/socket.js";
 
 const form = document.getElementById("table-form");
@@ -272,6 +273,7 @@ function redraw(frame) {
 
 if (document.getElementById("live-tables")) {
   new GameSocket("/ws/lobby/", {
+    ...challengeHandlers, // a signed-in account's challenges (the panel every page has)
     lobby: redraw,
     chat(message) {
       document.dispatchEvent(new CustomEvent("lobby-chat", {detail: message}));
