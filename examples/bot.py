@@ -1,6 +1,6 @@
 """A bot for this server: it follows its account's event stream, accepts the challenges it can play
-and plays each game from that game's stream, Set (every mode of the classic rules) and the
-Square Game. One file, the standard library only.
+and plays each game from that game's stream, Set (both rules, every mode) and the Square Game.
+One file, the standard library only.
 
     SETGAMES_TOKEN=<an account's API token> python examples/bot.py
 
@@ -12,17 +12,18 @@ default 1.5). It prints what it does, one line each, and runs until stopped (Ctr
 How it works (the README's "Write a bot" walks through it):
 
 1. ``GET /api/stream/event`` with ``Authorization: Bearer <token>`` is one JSON object a line:
-   ``challenge`` (someone challenges the account: it accepts a Set game of the classic rules in
-   any mode, or a Square Game, with ``POST /api/challenge/<id>/accept``, and declines anything
-   else with the reason ``variant``), ``gameStart`` (a game it is seated at has started: first
+   ``challenge`` (someone challenges the account: it accepts Set, either rules in any mode, or
+   the Square Game, with ``POST /api/challenge/<id>/accept``, and declines anything else with
+   the reason ``variant``), ``gameStart`` (a game it is seated at has started: first
    the games already going, then each new one), and others it ignores. A bare line keeps the
    connection open; when the stream drops, it connects again.
 2. For each game, ``GET /api/games/<id>/stream`` sends the game as its seat sees it: a
    ``gameFull`` line, then a ``gameState`` after every change, until the game ends.
 3. Set: after its delay it claims one of the sets on the newest board (``POST
-   /api/games/<id>/moves`` with ``{"type": "claim", "cards": [...digits...]}``); "just taken"
-   means another player was quicker. Square Game: on its turn it places a piece where it closes
-   the most squares (the view's ``legal`` and ``legal_squares``), or passes.
+   /api/games/<id>/moves`` with ``{"type": "claim", "cards": [...digits...]}``; at a table of the
+   original server's rules it declares, then picks the three cards by row and column); "just
+   taken" means another player was quicker. Square Game: on its turn it places a piece where it
+   closes the most squares (the view's ``legal`` and ``legal_squares``), or passes.
 4. At the end it says "good game" in the game's chat.
 """
 
@@ -219,6 +220,9 @@ class Game:
         view = self.view
         if view is None or not may_claim(view):
             return
+        if view.get("rules") == "declare":
+            self.play_declare(view)
+            return
         found = claims(view)
         if not found:
             return  # the server deals more cards: the next state will say
@@ -228,6 +232,27 @@ class Game:
         )
         said = answer.get("outcome", {}).get("claim") if status == 200 else answer.get("detail")
         say(f"game {self.id}: claimed {' '.join(cards)}: {said}")
+
+    def play_declare(self, view: dict) -> None:
+        """The original server's rules: declare "Set!", then pick the three cards by place."""
+        if view["declare"]["state"] != "none":
+            return  # someone is picking
+        places = {
+            card["digits"]: (r, c)
+            for r, row in enumerate(view["board"])
+            for c, card in enumerate(row)
+        }
+        found = sets_among(list(places))
+        if not found:
+            return
+        moves = f"/api/games/{self.id}/moves"
+        status, answer = call("POST", moves, {"type": "declare"})
+        if status != 200:
+            return  # another player declared first
+        for card in random.choice(found):
+            r, c = places[card]
+            status, answer = call("POST", moves, {"type": "pick", "row": r, "col": c})
+        say(f"game {self.id}: declared and picked: {status} {answer.get('detail', '')}".rstrip())
 
     def play_square(self, view: dict) -> None:
         if not view.get("your_turn") or view.get("over"):
@@ -247,10 +272,7 @@ class Game:
 
 
 def can_play(challenge: dict) -> bool:
-    kind, options = challenge.get("kind"), challenge.get("options") or {}
-    if kind not in KINDS:
-        return False
-    return kind != "set" or options.get("rules", "classic") == "classic"
+    return challenge.get("kind") in KINDS
 
 
 def answer(challenge: dict) -> None:

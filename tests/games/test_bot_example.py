@@ -97,11 +97,16 @@ def test_two_bots_play_a_challenge_of_each_game_to_the_end(server, tmp_path):
             )
         )
     heard: list = []
+    played: list = []
     events = follow_events(server, tokens[0], heard)
     try:
         # Each bot follows its event stream before the challenge is made.
         until(lambda: all((tmp_path / f"{n}.log").read_text().strip() for n in names), 15)
-        for kind, options in (("set", {"attributes": 3}), ("square", {"players": 2})):
+        for kind, options in (
+            ("set", {"attributes": 3}),  # the original server's rules: declare, then pick
+            ("set", {"rules": "classic", "attributes": 3}),
+            ("square", {"players": 2}),
+        ):
             status, made = call(
                 server,
                 "POST",
@@ -111,17 +116,20 @@ def test_two_bots_play_a_challenge_of_each_game_to_the_end(server, tmp_path):
             )
             assert status == 201, made
 
-            def accepted(made=made):  # the challenger's stream: the game it started
+            def accepted(kind=kind):  # the challenger's stream: the game that started
                 return next(
                     (
                         e["game"]["id"]
                         for e in list(heard)
-                        if e.get("type") == "gameStart" and e["game"].get("challenge") == made["id"]
+                        if e.get("type") == "gameStart"
+                        and e["game"]["kind"] == kind
+                        and e["game"]["id"] not in played
                     ),
                     None,
                 )
 
             game_id = until(accepted, 15)
+            played.append(game_id)
 
             def over(game_id=game_id):
                 _, detail = call(server, "GET", f"/api/games/{game_id}/", tokens[0])
