@@ -133,13 +133,15 @@ def test_an_impossible_combination_cannot_be_chosen_and_says_why(browser, server
         page.select_option("#attributes", "3")
         assert page.is_disabled("#rated")
         assert "4 attributes only" in page.inner_text("#rated-note")
-        # A quick game is never rated; the whole deck is, and then no computer sits there.
+        # A quick game is never rated; the whole deck is, and then one computer may sit there
+        # (it plays as its speed's bot account), not two.
         page.select_option("#attributes", "4")
         page.select_option("#length", "quick")
         assert page.is_disabled("#rated") and "quick game" in page.inner_text("#rated-note")
         page.select_option("#length", "full")
         page.check("#rated")
-        assert page.is_disabled("#computers option[value='1']")
+        assert not page.is_disabled("#computers option[value='1']")
+        assert page.is_disabled("#computers option[value='2']")
         assert "accounts only" in page.inner_text("#computers-note")
         page.locator("#rated").scroll_into_view_if_needed()
         shoot(page, "lobby-phone-options-rules")
