@@ -24,7 +24,8 @@ DEPLOY = Path(__file__).resolve().parent
 UNIT = DEPLOY / "systemd" / "setgames@.service"
 SETUP_UNIT = DEPLOY / "systemd" / "setgames-setup.service"
 TEMPLATE = DEPLOY / "nginx" / "setgames.conf.template"
-NGINX = os.environ.get("NGINX", "nginx")
+# Debian puts nginx in /usr/sbin, which a user's PATH may lack.
+NGINX = os.environ.get("NGINX") or shutil.which("nginx") or "/usr/sbin/nginx"
 
 # What Debian's /etc/nginx/nginx.conf holds around the site's file, for a user's process.
 MAIN_CONF = """\
