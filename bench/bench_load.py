@@ -5,6 +5,8 @@ three minutes)::
 
     .venv/bin/python bench/bench_load.py
     .venv/bin/python bench/bench_load.py --scenario scaled --duration 20 --profile
+    .venv/bin/python bench/bench_load.py --proxy nginx                # through deploy/'s nginx
+    .venv/bin/python bench/bench_load.py --proxy nginx --find-max     # the most at p99 < 100 ms
     .venv/bin/python bench/run_all.py load          # or `make bench`: every bench/bench_*.py
 
 Scenarios:
@@ -17,6 +19,20 @@ Scenarios:
   Redis.
 - **embedded**: one daphne as ``make run`` starts it (a fresh SQLite file, the in-memory channel
   layer).
+
+``--proxy nginx`` puts either scenario behind one nginx (Debian's, ``make nginx``) configured from
+the deployment's own template, as ``make deploy-check`` runs it (deploy/loopback.py: a user's
+process in a temporary folder, on free loopback ports, a self-signed certificate; Debian's
+``worker_processes auto``, and 4,096 connections a worker, since 400 players need about 1,600
+across the workers, past Debian's 768). Every player's HTTP and WebSocket then goes to nginx over
+HTTPS and secure WebSockets, and nginx spreads them over the servers (the embedded server fills
+both of the template's upstream lines), which run as setgames@.service starts them: the
+production settings, daphne with ``--proxy-headers`` and without its access log (nginx writes
+one, a line per request, as deployed). nginx chooses a process per request and per WebSocket
+(round robin in each of its workers), so a table's players are no longer split 2 and 2: the
+report counts, from nginx's access log, the games whose sockets were on both processes. A change
+is published to Redis once whichever processes its sockets are on; the other process receives it
+only when it has sockets of that game. TLS costs the load generator too (its CPU is reported).
 
 Every server runs with ``DJANGO_DEBUG=0``, loopback-only hosts, and the rate limits off
 (``RATE_LIMIT_JOINS=off``, ``RATE_LIMIT_MOVES=off``): 400 players joining from one address would
@@ -59,8 +75,23 @@ was sent inside the window:
   the game when its answer came: one who left for the next game closes the old socket); also
   the per-move maximum ("all others updated"); a push not received within 5 s is lost;
 - errors: any 5xx or unexpected status or reply (and the run's exit status is then 1);
-- CPU over the window, in cores: each server process, the load generator, PostgreSQL (all its
-  processes) and Redis, and the rest of the machine.
+- CPU over the window, in cores: each server process, nginx (its master and workers), PostgreSQL
+  (the shared server's own processes and its sessions of this run's database, not other
+  databases' sessions: other work on the machine uses it too), Redis (the server at
+  ``REDIS_URL``, which other work may use too), the load generator, and the rest of the machine;
+  and the server side's CPU per accepted move, in all and by part (nginx, each daphne,
+  PostgreSQL, Redis), to size a server by.
+
+``--find-max`` sweeps the offered rate, one step per rate of ``--ladder`` (claims/s, rising;
+default 150,200,250,300,350,400,500,600), each step's think uniform in 0..H where 400 players /
+(H / 2) is the rate, on the same servers (a step's players, tables and games are new; the
+database keeps the earlier steps' games), 10 s measured after 5 s of warm-up unless
+``--duration`` and ``--warmup`` say otherwise; it stops after two steps in a row miss move p99 <
+100 ms (or a step has errors). It prints a table by step (offered, accepted/s, p50, p99, the
+server side's CPU and per move, the generator's and the rest of the machine's), the best step
+(the most accepted moves/s with p99 under 100 ms and no errors), and the full report of each
+scenario's best step. A step takes about 25 s; both scenarios' sweeps about 4 minutes (the
+watchdog grows with the ladder).
 
 Target on this 2-core machine: >= 300 accepted moves/s with move p99 < 100 ms (PASS/MISS).
 
@@ -75,7 +106,8 @@ editing it; ``--json FILE`` writes the figures.
 Exit status: 0 when every scenario ran (MISSes and lost pushes included: a push over 5 s late on
 a saturated machine is slow, not wrong); 1 on errors (a socket the server closed is one), a failed
 scenario or an interrupted run. Servers, worker processes, the database and the Redis keys are
-always cleaned up, on Ctrl-C, SIGTERM and the 175 s watchdog too.
+always cleaned up, on Ctrl-C, SIGTERM and the 175 s watchdog too (a sweep's is longer: 60 s,
+and per scenario 60 s plus each step's warm-up, window and 40 s).
 """
 
 from __future__ import annotations
@@ -138,7 +170,7 @@ SCENARIOS = ("scaled", "embedded")
 # Debian's 768 a worker.
 NGINX_CONNECTIONS = 4096
 SOCKET_LINE = re.compile(r'"GET /ws/games/(\d+)/\S* HTTP/[\d.]+" 101 .* upstream=(\S+)')
-LADDER = "300,400,500,600,700,800"  # --find-max's offered claims/s, one step each
+LADDER = "150,200,250,300,350,400,500,600"  # --find-max's offered claims/s, one step each
 PARTS = ("nginx", "server", "postgres", "redis")  # the server side's CPU, by the Meter's names
 # Django's log line for each 4xx answer (a lost race is one): not worth showing with the errors.
 CLIENT_ERROR_LINE = re.compile(r"^[A-Z][A-Za-z ]+: /\S*\n", re.M)
