@@ -83,14 +83,17 @@ was sent inside the window:
   PostgreSQL, Redis), to size a server by.
 
 ``--find-max`` sweeps the offered rate, one step per rate of ``--ladder`` (claims/s, rising;
-default 150,200,250,300,350,400,500,600), each step's think uniform in 0..H where 400 players /
+default 100,150,200,250,300,400,500), each step's think uniform in 0..H where 400 players /
 (H / 2) is the rate, on the same servers (a step's players, tables and games are new; the
-database keeps the earlier steps' games), 10 s measured after 5 s of warm-up unless
+database keeps the earlier steps' games), 15 s measured after 10 s of warm-up unless
 ``--duration`` and ``--warmup`` say otherwise; it stops after two steps in a row miss move p99 <
-100 ms (or a step has errors). It prints a table by step (offered, accepted/s, p50, p99, the
-server side's CPU and per move, the generator's and the rest of the machine's), the best step
-(the most accepted moves/s with p99 under 100 ms and no errors), and the full report of each
-scenario's best step. A step takes about 25 s; both scenarios' sweeps about 4 minutes (the
+100 ms (or a step has errors). A game takes about 25 accepted claims a table, so at 150 claims/s
+the 100 tables' first games end after about 17 s: shorter steps would measure play without the
+creates, joins and new sockets of the games that follow (the games started a second are in the
+table). It prints a table by step (offered, accepted/s, p50, p99, games started/s, the server
+side's CPU and per move, the generator's and the rest of the machine's), the best step (the
+most accepted moves/s with p99 under 100 ms and no errors), and the full report of each
+scenario's best step. A step takes about 40 s; both scenarios' sweeps 5 to 7 minutes (the
 watchdog grows with the ladder).
 
 Target on this 2-core machine: >= 300 accepted moves/s with move p99 < 100 ms (PASS/MISS).
@@ -170,7 +173,7 @@ SCENARIOS = ("scaled", "embedded")
 # Debian's 768 a worker.
 NGINX_CONNECTIONS = 4096
 SOCKET_LINE = re.compile(r'"GET /ws/games/(\d+)/\S* HTTP/[\d.]+" 101 .* upstream=(\S+)')
-LADDER = "150,200,250,300,350,400,500,600"  # --find-max's offered claims/s, one step each
+LADDER = "100,150,200,250,300,400,500"  # --find-max's offered claims/s, one step each
 PARTS = ("nginx", "server", "postgres", "redis")  # the server side's CPU, by the Meter's names
 # Django's log line for each 4xx answer (a lost race is one): not worth showing with the errors.
 CLIENT_ERROR_LINE = re.compile(r"^[A-Z][A-Za-z ]+: /\S*\n", re.M)
@@ -1522,6 +1525,7 @@ def report_sweep(outcomes: list[Outcome], args) -> list[Outcome]:
             "accepted/s",
             "p50 ms",
             "p99 ms",
+            "games/s",
             "server side cores",
             "ms/move",
             "generator",
@@ -1540,6 +1544,7 @@ def report_sweep(outcomes: list[Outcome], args) -> list[Outcome]:
                     f"{o.moves_s:,.0f}",
                     f"{percentile(o.latency, 50) * 1000:.1f}",
                     f"{o.p99 * 1000:.1f}",
+                    f"{o.rate(o.games):.1f}",
                     f"{o.side_cores:.2f}",
                     f"{o.per_move(o.side_cores) * 1000:.2f}",
                     f"{o.cpu.get('generator', 0):.2f}",
@@ -1570,11 +1575,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--players", type=int, default=4, help="players per table")
     parser.add_argument(
-        "--duration", type=float, help="measured seconds (default 20; 10 a step of --find-max)"
+        "--duration", type=float, help="measured seconds (default 20; 15 a step of --find-max)"
     )
-    parser.add_argument(
-        "--warmup", type=float, help="seconds of play before (default 10; 5 with --find-max)"
-    )
+    parser.add_argument("--warmup", type=float, default=10.0, help="seconds of play before")
     parser.add_argument(
         "--stagger",
         type=float,
@@ -1657,9 +1660,7 @@ def main(argv: list[str]) -> int:
     if args.find_max and args.profile:
         parser.error("--find-max measures without --profile (sampling slows the servers)")
     if args.duration is None:
-        args.duration = 10.0 if args.find_max else 20.0
-    if args.warmup is None:
-        args.warmup = 5.0 if args.find_max else 10.0
+        args.duration = 15.0 if args.find_max else 20.0
     if args.proxy == "nginx" and shutil.which(NGINX) is None:
         parser.error("--proxy nginx needs Debian's nginx and envsubst: make nginx")
     limit = watchdog_s(args, len(wanted))
