@@ -1,7 +1,7 @@
 """Load benchmark: 100 Set tables of 4 players each, playing through the JSON API and WebSockets.
 
 Run on demand (never part of the test suite; both scenarios take about 75 s, never more than
-three minutes)::
+three minutes; a --find-max sweep of both, 6 to 10 minutes)::
 
     .venv/bin/python bench/bench_load.py
     .venv/bin/python bench/bench_load.py --scenario scaled --duration 20 --profile
@@ -83,18 +83,18 @@ was sent inside the window:
   PostgreSQL, Redis), to size a server by.
 
 ``--find-max`` sweeps the offered rate, one step per rate of ``--ladder`` (claims/s, rising;
-default 100,150,200,250,300,400,500), each step's think uniform in 0..H where 400 players /
+default 50,100,150,200,250,300,400), each step's think uniform in 0..H where 400 players /
 (H / 2) is the rate, on the same servers (a step's players, tables and games are new; the
-database keeps the earlier steps' games), 15 s measured after 10 s of warm-up unless
-``--duration`` and ``--warmup`` say otherwise; it stops after two steps in a row miss move p99 <
-100 ms (or a step has errors). A game takes about 25 accepted claims a table, so at 150 claims/s
-the 100 tables' first games end after about 17 s: shorter steps would measure play without the
-creates, joins and new sockets of the games that follow (the games started a second are in the
-table). It prints a table by step (offered, accepted/s, p50, p99, games started/s, the server
-side's CPU and per move, the generator's and the rest of the machine's), the best step (the
-most accepted moves/s with p99 under 100 ms and no errors), and the full report of each
-scenario's best step. A step takes about 40 s; both scenarios' sweeps 5 to 7 minutes (the
-watchdog grows with the ladder).
+database keeps the earlier steps' games), 15 s measured unless ``--duration`` says otherwise; it
+stops after two steps in a row miss move p99 < 100 ms (or a step has errors). A step's warm-up is
+``--warmup`` (10 s) or a game's length at its rate if longer (a game is about 25 accepted claims
+a table: 25 s at 100 claims/s, 50 s at 50): a window that ended before the first games did
+would measure play without the creates, joins and new sockets of the games that follow (the
+table shows the games started a second). It prints a table by step (offered, warm-up,
+accepted/s, p50, p99, games started/s, the server side's CPU and per move, the generator's and
+the rest of the machine's), the best step (the most accepted moves/s with p99 under 100 ms and
+no errors), and the full report of each scenario's best step. A step takes 40 to 80 s; both
+scenarios' sweeps 6 to 10 minutes (the watchdog grows with the ladder).
 
 Target on this 2-core machine: >= 300 accepted moves/s with move p99 < 100 ms (PASS/MISS).
 
@@ -110,7 +110,8 @@ Exit status: 0 when every scenario ran (MISSes and lost pushes included: a push 
 a saturated machine is slow, not wrong); 1 on errors (a socket the server closed is one), a failed
 scenario or an interrupted run. Servers, worker processes, the database and the Redis keys are
 always cleaned up, on Ctrl-C, SIGTERM and the 175 s watchdog too (a sweep's is longer: 60 s,
-and per scenario 60 s plus each step's warm-up, window and 40 s).
+and per scenario 60 s plus each step's warm-up, window and 40 s: 20 minutes for the default
+ladder's seven steps in both scenarios).
 """
 
 from __future__ import annotations
@@ -173,7 +174,8 @@ SCENARIOS = ("scaled", "embedded")
 # Debian's 768 a worker.
 NGINX_CONNECTIONS = 4096
 SOCKET_LINE = re.compile(r'"GET /ws/games/(\d+)/\S* HTTP/[\d.]+" 101 .* upstream=(\S+)')
-LADDER = "100,150,200,250,300,400,500"  # --find-max's offered claims/s, one step each
+LADDER = "50,100,150,200,250,300,400"  # --find-max's offered claims/s, one step each
+GAME_CLAIMS = 25  # accepted claims in a game of Set (81 cards, 4 attributes), about
 PARTS = ("nginx", "server", "postgres", "redis")  # the server side's CPU, by the Meter's names
 # Django's log line for each 4xx answer (a lost race is one): not worth showing with the errors.
 CLIENT_ERROR_LINE = re.compile(r"^[A-Z][A-Za-z ]+: /\S*\n", re.M)
@@ -667,6 +669,7 @@ class Outcome:
     duration: float = 0.0
     players: int = 0
     think: tuple[float, float] = (0.0, 0.0)
+    warmup: float = 0.0
     sent: int = 0
     accepted: int = 0
     races: int = 0
@@ -1228,11 +1231,13 @@ def socket_spread(lines: list[str]) -> tuple[int, int]:
     return len(upstreams), sum(len(where) > 1 for where in upstreams.values())
 
 
-def play(stage: Stage, args, think: tuple[float, float], profile_dir: Path) -> Outcome:
+def play(
+    stage: Stage, args, think: tuple[float, float], profile_dir: Path, warmup: float
+) -> Outcome:
     """One run on a stage's servers: seat the players, play, measure, stop the players."""
     outcome = Outcome(stage.name, stage.title, servers=len(stage.servers), duration=args.duration)
     outcome.players = args.tables * args.players
-    outcome.think = think
+    outcome.think, outcome.warmup = think, warmup
     ports = stage.ports
     tables = [
         {
@@ -1243,9 +1248,7 @@ def play(stage: Stage, args, think: tuple[float, float], profile_dir: Path) -> O
         for t in range(args.tables)
     ]
     logged_before = len(stage.nginx.log()) if stage.nginx else 0
-    workers = start_workers(
-        args.workers, tables, think, min(args.stagger, args.warmup), stage.cafile
-    )
+    workers = start_workers(args.workers, tables, think, min(args.stagger, warmup), stage.cafile)
     try:
         setup_start = time.perf_counter()
         for proc in workers:
@@ -1255,10 +1258,10 @@ def play(stage: Stage, args, think: tuple[float, float], profile_dir: Path) -> O
         print(
             f"  {outcome.players} players seated and connected in "
             f"{time.perf_counter() - setup_start:.1f} s; think {think[0]:g}-{think[1]:g} s, "
-            f"warm-up {args.warmup:.0f} s, measuring {args.duration:.0f} s",
+            f"warm-up {warmup:.0f} s, measuring {args.duration:.0f} s",
             flush=True,
         )
-        start = time.perf_counter() + args.warmup
+        start = time.perf_counter() + warmup
         end = start + args.duration
         for proc in workers:
             proc.stdin.write(f"go {start!r} {end!r}\n")
@@ -1306,6 +1309,19 @@ def ladder(rates: list[float], players: int) -> list[tuple[float, float]]:
     return [(0.0, round(2 * players / rate, 3)) for rate in rates]
 
 
+def step_warmup(rate: float, tables: int, least: float) -> float:
+    """A sweep step's warm-up: at least `least` seconds, and as long as the tables' first games
+    last at `rate` claims/s (about GAME_CLAIMS accepted claims a table), so that its window holds
+    the creates, joins and new sockets of the games that follow, as steady play does.
+
+    >>> step_warmup(100, 100, 10)
+    25.0
+    >>> step_warmup(400, 100, 10)
+    10.0
+    """
+    return max(float(least), GAME_CLAIMS * tables / rate)
+
+
 def ladder_done(outcomes: list[Outcome]) -> bool:
     """Whether a sweep (by rising offered rates) has gone past what the servers take: its last
     step failed or had errors, or its last two both missed move p99 < 100 ms."""
@@ -1329,13 +1345,18 @@ def run_scenario(name: str, args, cleanup: list) -> list[Outcome]:
     try:
         stage = start_stage(name, args, cleanup)
         if not args.find_max:
-            outcomes.append(play(stage, args, args.think, profile_dir))
+            outcomes.append(play(stage, args, args.think, profile_dir, args.warmup))
         else:
-            for think in ladder(args.ladder, args.tables * args.players):
+            steps = zip(args.ladder, ladder(args.ladder, args.tables * args.players), strict=True)
+            for rate, think in steps:
+                warmup = step_warmup(rate, args.tables, args.warmup)
                 try:
-                    outcomes.append(play(stage, args, think, profile_dir))
+                    outcomes.append(play(stage, args, think, profile_dir, warmup))
                 except Exception as exc:  # noqa: BLE001 - a failed step ends the sweep
-                    outcomes.append(Outcome(name, stage.title, think=think, failed=repr(exc)))
+                    players = args.tables * args.players
+                    failed = Outcome(name, stage.title, players=players, think=think)
+                    failed.failed = repr(exc)
+                    outcomes.append(failed)
                     print(f"  step failed: {exc!r}", flush=True)
                 last = outcomes[-1]
                 if not last.failed:
@@ -1402,11 +1423,13 @@ def report(outcomes: list[Outcome], args) -> None:
         return
     thinks = {o.think for o in outcomes if not o.failed} or {args.think}
     think = ", ".join(f"{low:g}-{high:g}" for low, high in sorted(thinks))
+    warmups = {o.warmup for o in outcomes if not o.failed} or {args.warmup}
+    warmup = ", ".join(f"{value:.0f}" for value in sorted(warmups))
     proxy = ", through nginx" if args.proxy == "nginx" else ""
     print()
     print(
         f"Load: {args.tables} Set tables (classic) x {args.players} players{proxy}, think "
-        f"{think} s, {args.duration:g} s measured after {args.warmup:g} s warm-up, "
+        f"{think} s, {args.duration:g} s measured after {warmup} s warm-up, "
         f"{os.cpu_count()} CPUs, load generator in {args.workers} process(es)"
     )
     rows: list[tuple[str, list[str]]] = []
@@ -1517,11 +1540,12 @@ def report_sweep(outcomes: list[Outcome], args) -> list[Outcome]:
         steps = [o for o in outcomes if o.name == name]
         print(
             f"\nMost accepted moves/s at move p99 < {TARGET_P99_S * 1000:.0f} ms, {steps[0].title} "
-            f"({args.duration:g} s measured after {args.warmup:g} s warm-up a step):"
+            f"({args.duration:g} s measured a step, after its warm-up):"
         )
         header = (
             "offered/s",
             "think s",
+            "warm-up s",
             "accepted/s",
             "p50 ms",
             "p99 ms",
@@ -1541,6 +1565,7 @@ def report_sweep(outcomes: list[Outcome], args) -> list[Outcome]:
                 (
                     f"{o.offered:,.0f}",
                     f"0-{o.think[1]:g}",
+                    f"{o.warmup:.0f}",
                     f"{o.moves_s:,.0f}",
                     f"{percentile(o.latency, 50) * 1000:.1f}",
                     f"{o.p99 * 1000:.1f}",
@@ -1577,7 +1602,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--duration", type=float, help="measured seconds (default 20; 15 a step of --find-max)"
     )
-    parser.add_argument("--warmup", type=float, default=10.0, help="seconds of play before")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=10.0,
+        help="seconds of play before (a step of --find-max: at least a game's length at its rate)",
+    )
     parser.add_argument(
         "--stagger",
         type=float,
@@ -1739,15 +1769,18 @@ def watchdog_s(args, scenarios: int) -> int:
     sweep, per scenario, its servers' start and each step's seating, warm-up, window and end.
 
     >>> from types import SimpleNamespace as Args
-    >>> watchdog_s(Args(find_max=False, ladder=[400], warmup=10, duration=20), 2)
+    >>> watchdog_s(Args(find_max=False, ladder=[400], tables=100, warmup=10, duration=20), 2)
     175
-    >>> watchdog_s(Args(find_max=True, ladder=[300, 400, 500], warmup=5, duration=10), 2)
-    510
+    >>> watchdog_s(Args(find_max=True, ladder=[100, 400], tables=100, warmup=10, duration=15), 2)
+    470
     """
     if not args.find_max:
         return WATCHDOG_S
-    step = STEP_SETUP_S + args.warmup + args.duration
-    return int(60 + scenarios * (SCENARIO_SETUP_S + len(args.ladder) * step))
+    steps = sum(
+        STEP_SETUP_S + step_warmup(rate, args.tables, args.warmup) + args.duration
+        for rate in args.ladder
+    )
+    return int(60 + scenarios * (SCENARIO_SETUP_S + steps))
 
 
 def run_cleanup(cleanup: list) -> None:
