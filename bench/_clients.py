@@ -166,6 +166,14 @@ class AsyncConn:
             self.writer.close()
             self.writer = self.reader = None
 
+    async def ready(self) -> None:
+        """Connect, or connect again when the server has closed the kept-alive connection while
+        it was idle (daphne does, after a while), as browsers and HTTP libraries do."""
+        if self.reader is not None and self.reader.at_eof():
+            self.close()
+        if self.writer is None:
+            await self.connect()
+
     def send(self, raw: bytes) -> float:
         start = time.perf_counter()
         self.writer.write(raw)

@@ -88,9 +88,11 @@ default 50,100,150,200,250,300,400), each step's think uniform in 0..H where 400
 database keeps the earlier steps' games), 15 s measured unless ``--duration`` says otherwise; it
 stops after two steps in a row miss move p99 < 100 ms (or a step has errors). A step's warm-up is
 ``--warmup`` (10 s) or a game's length at its rate if longer (a game is about 25 accepted claims
-a table: 25 s at 100 claims/s, 50 s at 50): a window that ended before the first games did
-would measure play without the creates, joins and new sockets of the games that follow (the
-table shows the games started a second). It prints a table by step (offered, warm-up,
+a table: 25 s at 100 claims/s, 50 s at 50), and its tables begin over the whole warm-up, so
+that in the window games end, and the next ones are created, joined and connected to, at the
+rate of steady play: a window that ended before the first games did would leave that out, and
+tables that all began in the first 10 s would end their first games in one burst (the table
+shows the games started a second). It prints a table by step (offered, warm-up,
 accepted/s, p50, p99, games started/s, the server side's CPU and per move, the generator's and
 the rest of the machine's), the best step (the most accepted moves/s with p99 under 100 ms and
 no errors), and the full report of each scenario's best step. A step takes 40 to 80 s; both
@@ -387,8 +389,7 @@ class Player:
         headers = {"Content-Type": "application/json"}
         if token:
             headers["Authorization"] = f"Token {token}"
-        if self.conn.writer is None:
-            await self.conn.connect()
+        await self.conn.ready()
         self.conn.send(build_request(method, path, self.port, body, headers))
         try:
             return await self.conn.read_reply()
@@ -1232,9 +1233,15 @@ def socket_spread(lines: list[str]) -> tuple[int, int]:
 
 
 def play(
-    stage: Stage, args, think: tuple[float, float], profile_dir: Path, warmup: float
+    stage: Stage,
+    args,
+    think: tuple[float, float],
+    profile_dir: Path,
+    warmup: float,
+    stagger: float,
 ) -> Outcome:
-    """One run on a stage's servers: seat the players, play, measure, stop the players."""
+    """One run on a stage's servers: seat the players, play (each table from a random moment
+    of the first `stagger` seconds of the warm-up), measure, stop the players."""
     outcome = Outcome(stage.name, stage.title, servers=len(stage.servers), duration=args.duration)
     outcome.players = args.tables * args.players
     outcome.think, outcome.warmup = think, warmup
@@ -1248,7 +1255,7 @@ def play(
         for t in range(args.tables)
     ]
     logged_before = len(stage.nginx.log()) if stage.nginx else 0
-    workers = start_workers(args.workers, tables, think, min(args.stagger, warmup), stage.cafile)
+    workers = start_workers(args.workers, tables, think, min(stagger, warmup), stage.cafile)
     try:
         setup_start = time.perf_counter()
         for proc in workers:
@@ -1310,9 +1317,11 @@ def ladder(rates: list[float], players: int) -> list[tuple[float, float]]:
 
 
 def step_warmup(rate: float, tables: int, least: float) -> float:
-    """A sweep step's warm-up: at least `least` seconds, and as long as the tables' first games
-    last at `rate` claims/s (about GAME_CLAIMS accepted claims a table), so that its window holds
-    the creates, joins and new sockets of the games that follow, as steady play does.
+    """A sweep step's warm-up: at least `least` seconds, and as long as a game at `rate`
+    claims/s (about GAME_CLAIMS accepted claims a table). The tables begin over the whole
+    warm-up, so in the window their games end (and the next ones are created, joined and
+    connected to) at the rate of steady play: a table that began at t ends its first game at
+    t + the game's length.
 
     >>> step_warmup(100, 100, 10)
     25.0
@@ -1345,13 +1354,16 @@ def run_scenario(name: str, args, cleanup: list) -> list[Outcome]:
     try:
         stage = start_stage(name, args, cleanup)
         if not args.find_max:
-            outcomes.append(play(stage, args, args.think, profile_dir, args.warmup))
+            outcomes.append(play(stage, args, args.think, profile_dir, args.warmup, args.stagger))
         else:
             steps = zip(args.ladder, ladder(args.ladder, args.tables * args.players), strict=True)
             for rate, think in steps:
+                # Tables begin over a whole game's length, so that their games end as steadily
+                # as in long play, not all in one burst inside the window.
                 warmup = step_warmup(rate, args.tables, args.warmup)
+                stagger = max(args.stagger, warmup)
                 try:
-                    outcomes.append(play(stage, args, think, profile_dir, warmup))
+                    outcomes.append(play(stage, args, think, profile_dir, warmup, stagger))
                 except Exception as exc:  # noqa: BLE001 - a failed step ends the sweep
                     players = args.tables * args.players
                     failed = Outcome(name, stage.title, players=players, think=think)
@@ -1580,6 +1592,9 @@ def report_sweep(outcomes: list[Outcome], args) -> list[Outcome]:
         widths = [max(len(r[i]) for r in table if i < len(r)) + 2 for i in range(len(header))]
         for r in table:
             print("  " + "".join(cell.ljust(w) for cell, w in zip(r, widths, strict=False)))
+        for o in steps:
+            for message, count in o.errors.most_common(4):
+                print(f"  errors at {o.offered:,.0f} offered: {count} x {message}")
         done = [o for o in steps if not o.failed]
         index = best_step([(o.moves_s, o.p99, not o.errors) for o in done])
         if index is None:
