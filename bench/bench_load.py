@@ -739,6 +739,7 @@ class Outcome:
             "requests_s": round(self.rate(self.sent), 1),
             "offered_s": round(self.offered, 1),
             "think_s": list(self.think),
+            "warmup_s": round(self.warmup, 1),
             "races_s": round(self.rate(self.races), 1),
             "move_latency": pct(self.latency),
             "api_move_latency": pct(self.api_latency),
