@@ -12,6 +12,7 @@ import asyncio
 import json
 import math
 import socket
+import ssl as ssl_module
 import time
 
 HOST = "127.0.0.1"
@@ -148,21 +149,30 @@ class Conn:
 
 
 class AsyncConn:
-    """One asyncio keep-alive connection."""
+    """One asyncio keep-alive connection (over TLS with `ssl`, e.g. to a proxy)."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, ssl: ssl_module.SSLContext | None = None) -> None:
         self.port = port
+        self.ssl = ssl
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
     async def connect(self) -> None:
-        self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+        self.reader, self.writer = await asyncio.open_connection(HOST, self.port, ssl=self.ssl)
         self.writer.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
             self.writer = self.reader = None
+
+    async def ready(self) -> None:
+        """Connect, or connect again when the server has closed the kept-alive connection while
+        it was idle (daphne does, after a while), as browsers and HTTP libraries do."""
+        if self.reader is not None and self.reader.at_eof():
+            self.close()
+        if self.writer is None:
+            await self.connect()
 
     def send(self, raw: bytes) -> float:
         start = time.perf_counter()

@@ -6,7 +6,8 @@ the rate limits off (RATE_LIMIT_JOINS=off, RATE_LIMIT_MOVES=off: a benchmark mea
 server, not the limiter) and its access log buffered (PYTHONUNBUFFERED unset); it waits for
 /healthz, and always stops the process it started (terminate, then kill). `extra_env` points it
 elsewhere (DATABASE_URL, REDIS_URL, ...); `migrate=False` skips the migration when another
-server of the same database already ran it.
+server of the same database already ran it; `options` are more of daphne's (setgames@.service's
+`--proxy-headers -v 0` behind a proxy).
 """
 
 from __future__ import annotations
@@ -87,9 +88,11 @@ class Server:
         extra_env: dict | None = None,
         *,
         migrate: bool = True,
+        options: list[str] | None = None,
     ) -> None:
         self.app = app
         self.migrate = migrate
+        self.options = list(options or [])  # daphne's, before its address (e.g. --proxy-headers)
         self.python = sys.executable
         self.port = free_port()
         self.tmp = Path(tempfile.mkdtemp(prefix="bench-server-"))
@@ -133,7 +136,8 @@ class Server:
         self._log = log
         self.proc = subprocess.Popen(
             # daphne, as `make run` starts it (config/server.py)
-            [self.python, "-m", "config.server", "-b", HOST, "-p", str(self.port), self.app],
+            [self.python, "-m", "config.server", *self.options]
+            + ["-b", HOST, "-p", str(self.port), self.app],
             cwd=ROOT,
             env=self.env,
             stdout=log,

@@ -1,10 +1,12 @@
 """Load benchmark: 100 Set tables of 4 players each, playing through the JSON API and WebSockets.
 
 Run on demand (never part of the test suite; both scenarios take about 75 s, never more than
-three minutes)::
+three minutes; a --find-max sweep of both, 6 to 10 minutes)::
 
     .venv/bin/python bench/bench_load.py
     .venv/bin/python bench/bench_load.py --scenario scaled --duration 20 --profile
+    .venv/bin/python bench/bench_load.py --proxy nginx                # through deploy/'s nginx
+    .venv/bin/python bench/bench_load.py --proxy nginx --find-max     # the most at p99 < 100 ms
     .venv/bin/python bench/run_all.py load          # or `make bench`: every bench/bench_*.py
 
 Scenarios:
@@ -17,6 +19,20 @@ Scenarios:
   Redis.
 - **embedded**: one daphne as ``make run`` starts it (a fresh SQLite file, the in-memory channel
   layer).
+
+``--proxy nginx`` puts either scenario behind one nginx (Debian's, ``make nginx``) configured from
+the deployment's own template, as ``make deploy-check`` runs it (deploy/loopback.py: a user's
+process in a temporary folder, on free loopback ports, a self-signed certificate; Debian's
+``worker_processes auto``, and 4,096 connections a worker, since 400 players need about 1,600
+across the workers, past Debian's 768). Every player's HTTP and WebSocket then goes to nginx over
+HTTPS and secure WebSockets, and nginx spreads them over the servers (the embedded server fills
+both of the template's upstream lines), which run as setgames@.service starts them: the
+production settings, daphne with ``--proxy-headers`` and without its access log (nginx writes
+one, a line per request, as deployed). nginx chooses a process per request and per WebSocket
+(round robin in each of its workers), so a table's players are no longer split 2 and 2: the
+report counts, from nginx's access log, the games whose sockets were on both processes. A change
+is published to Redis once whichever processes its sockets are on; the other process receives it
+only when it has sockets of that game. TLS costs the load generator too (its CPU is reported).
 
 Every server runs with ``DJANGO_DEBUG=0``, loopback-only hosts, and the rate limits off
 (``RATE_LIMIT_JOINS=off``, ``RATE_LIMIT_MOVES=off``): 400 players joining from one address would
@@ -59,8 +75,28 @@ was sent inside the window:
   the game when its answer came: one who left for the next game closes the old socket); also
   the per-move maximum ("all others updated"); a push not received within 5 s is lost;
 - errors: any 5xx or unexpected status or reply (and the run's exit status is then 1);
-- CPU over the window, in cores: each server process, the load generator, PostgreSQL (all its
-  processes) and Redis, and the rest of the machine.
+- CPU over the window, in cores: each server process, nginx (its master and workers), PostgreSQL
+  (the shared server's own processes and its sessions of this run's database, not other
+  databases' sessions: other work on the machine uses it too), Redis (the server at
+  ``REDIS_URL``, which other work may use too), the load generator, and the rest of the machine;
+  and the server side's CPU per accepted move, in all and by part (nginx, each daphne,
+  PostgreSQL, Redis), to size a server by.
+
+``--find-max`` sweeps the offered rate, one step per rate of ``--ladder`` (claims/s, rising;
+default 50,100,150,200,250,300,400), each step's think uniform in 0..H where 400 players /
+(H / 2) is the rate, on the same servers (a step's players, tables and games are new; the
+database keeps the earlier steps' games), 15 s measured unless ``--duration`` says otherwise; it
+stops after two steps in a row miss move p99 < 100 ms (or a step has errors). A step's warm-up is
+``--warmup`` (10 s) or a game's length at its rate if longer (a game is about 25 accepted claims
+a table: 25 s at 100 claims/s, 50 s at 50), and its tables begin over the whole warm-up, so
+that in the window games end, and the next ones are created, joined and connected to, at the
+rate of steady play: a window that ended before the first games did would leave that out, and
+tables that all began in the first 10 s would end their first games in one burst (the table
+shows the games started a second). It prints a table by step (offered, warm-up,
+accepted/s, p50, p99, games started/s, the server side's CPU and per move, the generator's and
+the rest of the machine's), the best step (the most accepted moves/s with p99 under 100 ms and
+no errors), and the full report of each scenario's best step. A step takes 40 to 80 s; both
+scenarios' sweeps 6 to 10 minutes (the watchdog grows with the ladder).
 
 Target on this 2-core machine: >= 300 accepted moves/s with move p99 < 100 ms (PASS/MISS).
 
@@ -75,7 +111,9 @@ editing it; ``--json FILE`` writes the figures.
 Exit status: 0 when every scenario ran (MISSes and lost pushes included: a push over 5 s late on
 a saturated machine is slow, not wrong); 1 on errors (a socket the server closed is one), a failed
 scenario or an interrupted run. Servers, worker processes, the database and the Redis keys are
-always cleaned up, on Ctrl-C, SIGTERM and the 175 s watchdog too.
+always cleaned up, on Ctrl-C, SIGTERM and the 175 s watchdog too (a sweep's is longer: 60 s,
+and per scenario 60 s plus each step's warm-up, window and 40 s: 20 minutes for the default
+ladder's seven steps in both scenarios).
 """
 
 from __future__ import annotations
@@ -85,11 +123,14 @@ import asyncio
 import collections
 import contextlib
 import json
+import math
 import os
 import random
 import re
+import secrets
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -103,7 +144,6 @@ sys.path.insert(1, str(HERE.parent))
 
 from _clients import AsyncConn, build_request, percentile  # noqa: E402
 from _server import (  # noqa: E402
-    CLK_TCK,
     Server,
     _die_with_parent,
     cpu_seconds,
@@ -114,8 +154,13 @@ from _server import (  # noqa: E402
 )
 
 from cards.engine.fast import all_sets_codes  # noqa: E402
+from deploy.loopback import NGINX, Nginx, daphne_options  # noqa: E402
 
 WATCHDOG_S = 175  # both scenarios stay under ~3 minutes
+# --find-max's watchdog: a scenario's servers (and database) start in well under a minute, and a
+# step seats its players in seconds and ends in at most 12 s (the moves and pushes in flight).
+SCENARIO_SETUP_S = 60
+STEP_SETUP_S = 40
 LOST_AFTER_S = 5.0
 READY_TIMEOUT_S = 60.0
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -126,6 +171,14 @@ TARGET_P99_S = 0.100
 RACES = ("Those cards were just taken.", "The game is over.")
 VERSION = re.compile(rb'"version":(\d+)')
 SCENARIOS = ("scaled", "embedded")
+# Each player holds two connections to nginx (keep-alive HTTP, its WebSocket) and nginx one or two
+# to the servers for them: 400 players need about 1,600 connections across nginx's workers, past
+# Debian's 768 a worker.
+NGINX_CONNECTIONS = 4096
+SOCKET_LINE = re.compile(r'"GET /ws/games/(\d+)/\S* HTTP/[\d.]+" 101 .* upstream=(\S+)')
+LADDER = "50,100,150,200,250,300,400"  # --find-max's offered claims/s, one step each
+GAME_CLAIMS = 25  # accepted claims in a game of Set (81 cards, 4 attributes), about
+PARTS = ("nginx", "server", "postgres", "redis")  # the server side's CPU, by the Meter's names
 # Django's log line for each 4xx answer (a lost race is one): not worth showing with the errors.
 CLIENT_ERROR_LINE = re.compile(r"^[A-Z][A-Za-z ]+: /\S*\n", re.M)
 
@@ -320,7 +373,7 @@ class Player:
         self.table, self.port = table, port
         self.via_ws = via_ws  # moves over the WebSocket (as the browser's pages do), else the API
         self.name = f"t{table.index}p{number}"
-        self.conn = AsyncConn(port)
+        self.conn = AsyncConn(port, table.gen.tls)
         self.game_id: int | None = None
         self.token = ""
         self.seated_at: tuple[int, str] | None = None  # the game joined and its token
@@ -336,8 +389,7 @@ class Player:
         headers = {"Content-Type": "application/json"}
         if token:
             headers["Authorization"] = f"Token {token}"
-        if self.conn.writer is None:
-            await self.conn.connect()
+        await self.conn.ready()
         self.conn.send(build_request(method, path, self.port, body, headers))
         try:
             return await self.conn.read_reply()
@@ -370,9 +422,13 @@ class Player:
             token = reply.json()["token"]
             self.seated_at = (game_id, token)
         self.retire()
-        uri = f"ws://127.0.0.1:{self.port}/ws/games/{game_id}/?token={token}"
-        origin = f"http://127.0.0.1:{self.port}"
-        ws = await connect(uri, origin=origin, proxy=None, compression=None, max_size=None)
+        tls = self.table.gen.tls
+        uri = f"{'wss' if tls else 'ws'}://127.0.0.1:{self.port}/ws/games/{game_id}/?token={token}"
+        origin = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
+        secure = {"ssl": tls} if tls else {}
+        ws = await connect(
+            uri, origin=origin, proxy=None, compression=None, max_size=None, **secure
+        )
         sock = Sock(ws, game_id)
         self.table.gen.spawn(sock.read(self.stats))
         await asyncio.wait_for(sock.first, 10.0)
@@ -495,6 +551,9 @@ class Generator:
     def __init__(self, spec: dict) -> None:
         self.spec = spec
         self.stats = Stats(float("inf"), float("inf"))
+        # Through a proxy: HTTPS and secure WebSockets, trusting its certificate alone.
+        cafile = spec.get("cafile")
+        self.tls = ssl.create_default_context(cafile=cafile) if cafile else None
         self.tasks: set[asyncio.Task] = set()
         self.tables = [Table(table, self) for table in spec["tables"]]
 
@@ -611,6 +670,7 @@ class Outcome:
     duration: float = 0.0
     players: int = 0
     think: tuple[float, float] = (0.0, 0.0)
+    warmup: float = 0.0
     sent: int = 0
     accepted: int = 0
     races: int = 0
@@ -629,10 +689,26 @@ class Outcome:
     cpu: dict[str, float] = field(default_factory=dict)  # cores, over the window
     profiles: list[str] = field(default_factory=list)
     server_logs: list[str] = field(default_factory=list)
+    spread: tuple[int, int] | None = None  # games with sockets, and those on both processes
     failed: str = ""
 
     def rate(self, count: int) -> float:
         return count / self.duration if self.duration else 0.0
+
+    @property
+    def offered(self) -> float:
+        """Claims/s the players would send if every answer came at once."""
+        mean = sum(self.think) / 2
+        return self.players / mean if mean else 0.0
+
+    @property
+    def side_cores(self) -> float:
+        """The server side's CPU: nginx, the daphne processes, PostgreSQL and Redis."""
+        return sum(v for k, v in self.cpu.items() if k.startswith(PARTS))
+
+    def per_move(self, cores: float) -> float:
+        """CPU seconds per accepted move of a part that used `cores`."""
+        return cores / self.moves_s if self.moves_s else math.nan
 
     @property
     def moves_s(self) -> float:
@@ -661,7 +737,9 @@ class Outcome:
             "scenario": self.name,
             "moves_s": round(self.moves_s, 1),
             "requests_s": round(self.rate(self.sent), 1),
-            "offered_s": round(self.players / (sum(self.think) / 2), 1),
+            "offered_s": round(self.offered, 1),
+            "think_s": list(self.think),
+            "warmup_s": round(self.warmup, 1),
             "races_s": round(self.rate(self.races), 1),
             "move_latency": pct(self.latency),
             "api_move_latency": pct(self.api_latency),
@@ -676,6 +754,11 @@ class Outcome:
                 self.server_cores / max(self.rate(self.sent), 1e-9) * 1000, 2
             ),
             "server_cpu_ms_per_move": round(self.server_cores / max(self.moves_s, 1e-9) * 1000, 2),
+            "cpu_ms_per_move": {
+                k: round(self.per_move(v) * 1000, 3) for k, v in self.cpu.items() if k != "other"
+            },
+            "server_side_cpu_ms_per_move": round(self.per_move(self.side_cores) * 1000, 3),
+            "games_with_sockets_on_both_processes": self.spread,
             "generator_lag": pct(self.lag),
             "pass": self.passed,
         }
@@ -730,8 +813,8 @@ def redis_forget(prefix: str) -> int:
 # -- CPU ------------------------------------------------------------------------------------------
 
 
-def cpu_by_command(names: tuple[str, ...]) -> dict[int, float]:
-    """CPU seconds of every process whose command is one of `names`, by pid."""
+def processes() -> dict[int, tuple[str, int]]:
+    """Every process of the machine: pid -> (command, parent's pid) (Linux /proc)."""
     found = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -742,25 +825,92 @@ def cpu_by_command(names: tuple[str, ...]) -> dict[int, float]:
         except OSError:
             continue
         command = text[text.index("(") + 1 : text.rindex(")")]
-        if command in names:
-            fields = text.rsplit(")", 1)[1].split()
-            found[int(entry.name)] = (int(fields[11]) + int(fields[12])) / CLK_TCK
+        found[int(entry.name)] = (command, int(text.rsplit(")", 1)[1].split()[1]))
     return found
 
 
-class Meter:
-    """CPU of the servers, the workers, PostgreSQL, Redis and the whole machine over a window."""
+def cpu_of(pids) -> dict[int, float]:
+    """CPU seconds of each of `pids` still running."""
+    found = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            found[pid] = cpu_seconds(pid)
+    return found
 
-    def __init__(self, servers: list[Server], workers: list[subprocess.Popen]) -> None:
-        self.servers, self.workers = servers, workers
+
+def command_line(pid: int) -> list[str]:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return handle.read().replace(b"\0", b" ").decode(errors="replace").split()
+    except OSError:
+        return []
+
+
+def shared_postgres_pid() -> int | None:
+    """The pid of the PostgreSQL server at PG_ADMIN_URL (its postmaster.pid), if readable."""
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=5) as conn:
+        (folder,) = conn.execute("SHOW data_directory").fetchone()
+    try:
+        return int((Path(folder) / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def shared_redis_pid() -> int:
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL, socket_timeout=5)
+    try:
+        return int(client.info("server")["process_id"])
+    finally:
+        client.close()
+
+
+class Meter:
+    """CPU over a window of each part: the daphne processes, nginx (its master and workers), the
+    PostgreSQL server's own processes and its sessions of this run's database (not other
+    databases' sessions: the machine's PostgreSQL is shared), Redis, the load generator, and
+    the rest of the machine."""
+
+    def __init__(
+        self,
+        servers: list[Server],
+        workers: list[subprocess.Popen],
+        *,
+        nginx: Nginx | None = None,
+        database: str | None = None,
+    ) -> None:
+        self.servers, self.workers, self.nginx, self.database = servers, workers, nginx, database
+        self.postmaster = self.redis = None
+        if database is not None:
+            self.postmaster, self.redis = shared_postgres_pid(), shared_redis_pid()
+
+    def postgres(self, table: dict[int, tuple[str, int]]) -> list[int]:
+        """The server's own processes and this run's sessions (by their titles, e.g.
+        "postgres: postgres bench_load_12 127.0.0.1(40170) idle")."""
+        if self.postmaster is None:
+            return []
+        mine = [self.postmaster]
+        for pid, (_, parent) in table.items():
+            if parent != self.postmaster:
+                continue
+            words = command_line(pid)
+            session = len(words) > 2 and words[0] == "postgres:" and not words[1].endswith(":")
+            if not session or self.database in words:
+                mine.append(pid)
+        return mine
 
     def snapshot(self) -> dict:
+        table = processes() if self.database is not None else {}
         return {
             "at": time.perf_counter(),
             "servers": [server.cpu() for server in self.servers],
             "workers": [cpu_seconds(w.pid) if w.poll() is None else 0.0 for w in self.workers],
-            "postgres": cpu_by_command(("postgres",)),
-            "redis": cpu_by_command(("redis-server",)),
+            "nginx": cpu_of(self.nginx.pids()) if self.nginx else {},
+            "postgres": cpu_of(self.postgres(table)),
+            "redis": cpu_of([self.redis] if self.redis else []),
             "machine": machine_busy_seconds(),
             "self": own_cpu_seconds(),
         }
@@ -775,13 +925,17 @@ class Meter:
         cores = {}
         for i, (a, b) in enumerate(zip(before["servers"], after["servers"], strict=True)):
             cores[f"server{i + 1}" if len(before["servers"]) > 1 else "server"] = (b - a) / wall
+        if after["nginx"]:
+            cores["nginx"] = by_pid("nginx") / wall
         cores["generator"] = (
             sum(b - a for a, b in zip(before["workers"], after["workers"], strict=True))
             + after["self"]
             - before["self"]
         ) / wall
-        cores["postgres"] = by_pid("postgres") / wall
-        cores["redis"] = by_pid("redis") / wall
+        if after["postgres"]:
+            cores["postgres"] = by_pid("postgres") / wall
+        if after["redis"]:
+            cores["redis"] = by_pid("redis") / wall
         known = sum(cores.values()) * wall
         cores["other"] = max(after["machine"] - before["machine"] - known, 0.0) / wall
         return cores
@@ -919,11 +1073,20 @@ def summarize_profile(path: Path, top: int = 14) -> str:
 
 
 def start_workers(
-    count: int, tables: list[dict], think: tuple[float, float], stagger: float
+    count: int,
+    tables: list[dict],
+    think: tuple[float, float],
+    stagger: float,
+    cafile: str | None = None,
 ) -> list:
     workers = []
     for n in range(count):
-        spec = {"tables": tables[n::count], "think": list(think), "stagger": stagger}
+        spec = {
+            "tables": tables[n::count],
+            "think": list(think),
+            "stagger": stagger,
+            "cafile": cafile,
+        }
         proc = subprocess.Popen(
             [sys.executable, __file__, "--worker"],
             stdin=subprocess.PIPE,
@@ -960,9 +1123,41 @@ def stop_workers(workers: list[subprocess.Popen]) -> None:
             proc.wait(timeout=5)
 
 
-def run_scenario(name: str, args, cleanup: list) -> Outcome:
-    """Start the servers of a scenario, play, measure, and stop everything it started."""
+@dataclass
+class Stage:
+    """A scenario's servers, started once for all its runs (a sweep's steps): where the players
+    go, and what the meter reads."""
+
+    name: str
+    title: str
+    servers: list[Server]
+    nginx: Nginx | None = None
+    database: str | None = None
+
+    @property
+    def ports(self) -> list[int]:
+        """The ports players connect to: nginx's HTTPS port, or each server's own."""
+        return [self.nginx.https_port] if self.nginx else [s.port for s in self.servers]
+
+    @property
+    def cafile(self) -> str | None:
+        return str(self.nginx.cert) if self.nginx else None
+
+
+def start_stage(name: str, args, cleanup: list) -> Stage:
+    """Start a scenario's servers (and nginx in front with --proxy nginx); `cleanup` stops them."""
     run_id = f"bench_load_{os.getpid()}"
+    proxied = args.proxy == "nginx"
+    env: dict[str, str] = {}
+    options: list[str] = []
+    if proxied:
+        # As setgames@.service runs a process behind the proxy: production settings, daphne with
+        # --proxy-headers and without its access log (nginx writes one).
+        env = {
+            "DJANGO_SETTINGS_MODULE": "config.settings_production",
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        }
+        options = daphne_options()
     if name == "scaled":
         title = "scaled: 2 daphne processes, PostgreSQL, Redis"
         pg_sweep_stale()
@@ -971,40 +1166,98 @@ def run_scenario(name: str, args, cleanup: list) -> Outcome:
         cleanup.append(lambda: pg_admin(f'DROP DATABASE IF EXISTS "{run_id}" WITH (FORCE)'))
         prefix = f"{run_id}_{int(time.time())}"
         cleanup.append(lambda: redis_forget(prefix))
-        env = {
-            "DATABASE_URL": PG_URL.format(db=run_id),
-            "REDIS_URL": REDIS_URL,
-            "CHANNEL_PREFIX": prefix,
-        }
+        env.update(
+            DATABASE_URL=PG_URL.format(db=run_id), REDIS_URL=REDIS_URL, CHANNEL_PREFIX=prefix
+        )
         apps = [args.app, args.compare or args.app]
-        servers = [Server(app, extra_env=env, migrate=n == 0) for n, app in enumerate(apps)]
+        servers = [
+            Server(app, extra_env=env, migrate=n == 0, options=options)
+            for n, app in enumerate(apps)
+        ]
+        stage = Stage(name, title, servers, database=run_id)
     else:
         title = "embedded: 1 daphne process, SQLite, in-memory channel layer"
-        servers = [Server(args.app)]
-    outcome = Outcome(name, title, servers=len(servers), duration=args.duration)
+        stage = Stage(name, title, [Server(args.app, extra_env=env, options=options)])
+    for server in stage.servers:
+        cleanup.append(server.stop)
+        server.start()
+    if proxied:
+        nginx = Nginx(
+            [f"127.0.0.1:{server.port}" for server in stage.servers],
+            {"DJANGO_STATIC_ROOT": str(HERE.parent / "static")},
+            workers="auto",  # Debian's nginx.conf: one worker per core
+            connections=NGINX_CONNECTIONS,
+        )
+        cleanup.append(nginx.destroy)
+        nginx.start(start_new_session=True, preexec_fn=_die_with_parent)
+        stage.nginx = nginx
+        stage.title += ", behind nginx (HTTPS, secure WebSockets)"
+    where = ", ".join(server.origin for server in stage.servers)
+    if stage.nginx:
+        where = f"{stage.nginx.url} -> {where}"
+    print(f"  servers on {where}", flush=True)
+    return stage
+
+
+def stop_stage(stage: Stage) -> list[str]:
+    """Stop the scenario's processes; what they logged besides their access logs."""
+    logs = []
+    if stage.nginx is not None:
+        stage.nginx.stop()
+        if errors := stage.nginx.error_log().strip():
+            logs.append(f"nginx's error log:\n{errors}\n")
+    for server in stage.servers:
+        server.stop()
+        logs.append(getattr(server, "final_log", ""))
+    return logs
+
+
+def socket_spread(lines: list[str]) -> tuple[int, int]:
+    """From nginx's access log: the games whose WebSockets were opened, and how many of them
+    had their sockets on more than one server process (whose moves' changes cross Redis).
+
+    >>> log = [
+    ...     '127.0.0.1 [t] "GET /ws/games/7/?token=a HTTP/1.1" 101 9 upstream=127.0.0.1:801 rt=1',
+    ...     '127.0.0.1 [t] "GET /ws/games/7/?token=b HTTP/1.1" 101 9 upstream=127.0.0.1:802 rt=1',
+    ...     '127.0.0.1 [t] "GET /ws/games/8/?token=c HTTP/1.1" 101 9 upstream=127.0.0.1:801 rt=1',
+    ...     '127.0.0.1 [t] "POST /api/games/8/moves HTTP/1.1" 200 9 upstream=127.0.0.1:802 rt=0',
+    ... ]
+    >>> socket_spread(log)
+    (2, 1)
+    """
+    upstreams: dict[str, set[str]] = collections.defaultdict(set)
+    for line in lines:
+        found = SOCKET_LINE.search(line)
+        if found:
+            upstreams[found.group(1)].add(found.group(2))
+    return len(upstreams), sum(len(where) > 1 for where in upstreams.values())
+
+
+def play(
+    stage: Stage,
+    args,
+    think: tuple[float, float],
+    profile_dir: Path,
+    warmup: float,
+    stagger: float,
+) -> Outcome:
+    """One run on a stage's servers: seat the players, play (each table from a random moment
+    of the first `stagger` seconds of the warm-up), measure, stop the players."""
+    outcome = Outcome(stage.name, stage.title, servers=len(stage.servers), duration=args.duration)
     outcome.players = args.tables * args.players
-    outcome.think = args.think
-    workers: list[subprocess.Popen] = []
-    keep = args.profile_dir
-    if keep is not None:
-        keep.mkdir(parents=True, exist_ok=True)
-    profile_dir = keep or Path(tempfile.mkdtemp(prefix="bench-load-profile-"))
+    outcome.think, outcome.warmup = think, warmup
+    ports = stage.ports
+    tables = [
+        {
+            "index": t,
+            "ports": [ports[(t + p) % len(ports)] for p in range(args.players)],
+            "ws_movers": args.ws_movers,
+        }
+        for t in range(args.tables)
+    ]
+    logged_before = len(stage.nginx.log()) if stage.nginx else 0
+    workers = start_workers(args.workers, tables, think, min(stagger, warmup), stage.cafile)
     try:
-        for server in servers:
-            cleanup.append(server.stop)
-            server.start()
-        ports = [server.port for server in servers]
-        print(f"  servers on {', '.join(server.origin for server in servers)}", flush=True)
-        tables = [
-            {
-                "index": t,
-                "ports": [ports[(t + p) % len(ports)] for p in range(args.players)],
-                "ws_movers": args.ws_movers,
-            }
-            for t in range(args.tables)
-        ]
-        workers = start_workers(args.workers, tables, args.think, min(args.stagger, args.warmup))
-        cleanup.append(lambda: stop_workers(workers))
         setup_start = time.perf_counter()
         for proc in workers:
             line = read_line(proc, READY_TIMEOUT_S)
@@ -1012,20 +1265,20 @@ def run_scenario(name: str, args, cleanup: list) -> Outcome:
                 raise RuntimeError(f"a load worker did not get ready: {line.strip()[:500]!r}")
         print(
             f"  {outcome.players} players seated and connected in "
-            f"{time.perf_counter() - setup_start:.1f} s; warm-up {args.warmup:.0f} s, "
-            f"measuring {args.duration:.0f} s",
+            f"{time.perf_counter() - setup_start:.1f} s; think {think[0]:g}-{think[1]:g} s, "
+            f"warm-up {warmup:.0f} s, measuring {args.duration:.0f} s",
             flush=True,
         )
-        start = time.perf_counter() + args.warmup
+        start = time.perf_counter() + warmup
         end = start + args.duration
         for proc in workers:
             proc.stdin.write(f"go {start!r} {end!r}\n")
             proc.stdin.flush()
-        meter = Meter(servers, workers)
+        meter = Meter(stage.servers, workers, nginx=stage.nginx, database=stage.database)
         time.sleep(max(start - time.perf_counter(), 0))
         profilers = []
         if args.profile:
-            profilers = start_profilers(name, servers, args.duration, profile_dir)
+            profilers = start_profilers(stage.name, stage.servers, args.duration, profile_dir)
         before = meter.snapshot()
         time.sleep(max(end - time.perf_counter(), 0))
         after = meter.snapshot()
@@ -1048,14 +1301,97 @@ def run_scenario(name: str, args, cleanup: list) -> Outcome:
                 outcome.profiles.append(f"  py-spy wrote nothing: {err.strip()[-500:]}")
     finally:
         stop_workers(workers)
-        for server in servers:
-            server.stop()
-            outcome.server_logs.append(getattr(server, "final_log", ""))
+    if stage.nginx and len(stage.servers) > 1:
+        # The sockets' lines are written as they close: all of them once the players have gone.
+        time.sleep(0.5)
+        outcome.spread = socket_spread(stage.nginx.log()[logged_before:])
+    return outcome
+
+
+def ladder(rates: list[float], players: int) -> list[tuple[float, float]]:
+    """The think ranges of a sweep: uniform in 0..H, where players / (H / 2) is each rate.
+
+    >>> ladder([400, 800], 400)
+    [(0.0, 2.0), (0.0, 1.0)]
+    """
+    return [(0.0, round(2 * players / rate, 3)) for rate in rates]
+
+
+def step_warmup(rate: float, tables: int, least: float) -> float:
+    """A sweep step's warm-up: at least `least` seconds, and as long as a game at `rate`
+    claims/s (about GAME_CLAIMS accepted claims a table). The tables begin over the whole
+    warm-up, so in the window their games end (and the next ones are created, joined and
+    connected to) at the rate of steady play: a table that began at t ends its first game at
+    t + the game's length.
+
+    >>> step_warmup(100, 100, 10)
+    25.0
+    >>> step_warmup(400, 100, 10)
+    10.0
+    """
+    return max(float(least), GAME_CLAIMS * tables / rate)
+
+
+def ladder_done(outcomes: list[Outcome]) -> bool:
+    """Whether a sweep (by rising offered rates) has gone past what the servers take: its last
+    step failed or had errors, or its last two both missed move p99 < 100 ms."""
+    if not outcomes:
+        return False
+    last = outcomes[-1]
+    if last.failed or last.errors:
+        return True
+    return len(outcomes) >= 2 and all(o.p99 >= TARGET_P99_S for o in outcomes[-2:])
+
+
+def run_scenario(name: str, args, cleanup: list) -> list[Outcome]:
+    """Start the servers of a scenario, play once (or each step of --find-max's sweep on the
+    same servers), measure, and stop everything it started."""
+    keep = args.profile_dir
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+    profile_dir = keep or Path(tempfile.mkdtemp(prefix="bench-load-profile-"))
+    stage: Stage | None = None
+    outcomes: list[Outcome] = []
+    try:
+        stage = start_stage(name, args, cleanup)
+        if not args.find_max:
+            outcomes.append(play(stage, args, args.think, profile_dir, args.warmup, args.stagger))
+        else:
+            steps = zip(args.ladder, ladder(args.ladder, args.tables * args.players), strict=True)
+            for rate, think in steps:
+                # Tables begin over a whole game's length, so that their games end as steadily
+                # as in long play, not all in one burst inside the window.
+                warmup = step_warmup(rate, args.tables, args.warmup)
+                stagger = max(args.stagger, warmup)
+                try:
+                    outcomes.append(play(stage, args, think, profile_dir, warmup, stagger))
+                except Exception as exc:  # noqa: BLE001 - a failed step ends the sweep
+                    players = args.tables * args.players
+                    failed = Outcome(name, stage.title, players=players, think=think)
+                    failed.failed = repr(exc)
+                    outcomes.append(failed)
+                    print(f"  step failed: {exc!r}", flush=True)
+                last = outcomes[-1]
+                if not last.failed:
+                    print(
+                        f"  offered {last.offered:,.0f}/s: {last.moves_s:,.0f} accepted moves/s, "
+                        f"p99 {ms(last.p99)}",
+                        flush=True,
+                    )
+                if ladder_done(outcomes):
+                    break
+                for server in stage.servers:
+                    server.wait_idle(window=0.5, busy=0.1, cap=10)
+    finally:
+        if stage is not None:
+            logs = stop_stage(stage)
+            if outcomes:
+                outcomes[-1].server_logs.extend(logs)
         if keep is None:
             shutil.rmtree(profile_dir, ignore_errors=True)
         elif args.profile:
             print(f"  py-spy samples kept in {profile_dir}/{name}-server*.txt", flush=True)
-    return outcome
+    return outcomes
 
 
 def merge(outcome: Outcome, stats: dict) -> None:
@@ -1086,16 +1422,28 @@ def dist(values: list[float]) -> str:
     return f"p50 {ms(percentile(values, 50))}, p99 {ms(percentile(values, 99))}"
 
 
+def part(o: Outcome, name: str, form: str, scale=None) -> str:
+    """A part's CPU (cores, or ms per accepted move with `scale`), or "-" where it had none."""
+    if name not in o.cpu:
+        return "-"
+    value = o.cpu[name] if scale is None else scale(o.cpu[name]) * 1000
+    return form.format(value)
+
+
 def report(outcomes: list[Outcome], args) -> None:
     if not outcomes:
         print("\nNo scenario finished.")
         return
-    think = f"{args.think[0]:g}-{args.think[1]:g} s"
+    thinks = {o.think for o in outcomes if not o.failed} or {args.think}
+    think = ", ".join(f"{low:g}-{high:g}" for low, high in sorted(thinks))
+    warmups = {o.warmup for o in outcomes if not o.failed} or {args.warmup}
+    warmup = ", ".join(f"{value:.0f}" for value in sorted(warmups))
+    proxy = ", through nginx" if args.proxy == "nginx" else ""
     print()
     print(
-        f"Load: {args.tables} Set tables (classic) x {args.players} players, think {think}, "
-        f"{args.duration:g} s measured after {args.warmup:g} s warm-up, {os.cpu_count()} CPUs, "
-        f"load generator in {args.workers} process(es)"
+        f"Load: {args.tables} Set tables (classic) x {args.players} players{proxy}, think "
+        f"{think} s, {args.duration:g} s measured after {warmup} s warm-up, "
+        f"{os.cpu_count()} CPUs, load generator in {args.workers} process(es)"
     )
     rows: list[tuple[str, list[str]]] = []
 
@@ -1107,7 +1455,7 @@ def report(outcomes: list[Outcome], args) -> None:
         lambda o: f"{o.moves_s:,.0f}",
     )
     row("move requests/s (sent)", lambda o: f"{o.rate(o.sent):,.0f}")
-    row("  offered (players / mean think)", lambda o: f"{o.players / (sum(o.think) / 2):,.0f}")
+    row("  offered (players / mean think)", lambda o: f"{o.offered:,.0f}")
     row("  lost races/s (just taken, over)", lambda o: f"{o.rate(o.races):,.0f}")
     row(f"move latency (target p99 < {TARGET_P99_S * 1000:.0f} ms)", lambda o: dist(o.latency))
     row("  accepted moves only", lambda o: dist(o.accepted_latency))
@@ -1128,12 +1476,32 @@ def report(outcomes: list[Outcome], args) -> None:
         lambda o: f"{ms(o.server_cores / max(o.rate(o.sent), 1e-9))} / "
         f"{ms(o.server_cores / max(o.moves_s, 1e-9))}",
     )
-    row("  load generator", lambda o: f"{o.cpu.get('generator', 0):.2f}")
+    proxied = any("nginx" in o.cpu for o in outcomes)
+    if proxied:
+        row("  nginx (master and workers)", lambda o: part(o, "nginx", "{:.2f}"))
     row(
-        "  PostgreSQL / Redis",
-        lambda o: f"{o.cpu.get('postgres', 0):.2f} / {o.cpu.get('redis', 0):.2f}",
+        "  PostgreSQL (this database) / Redis",
+        lambda o: f"{part(o, 'postgres', '{:.2f}')} / {part(o, 'redis', '{:.2f}')}",
     )
+    row("  load generator", lambda o: f"{o.cpu.get('generator', 0):.2f}")
     row("  other processes", lambda o: f"{o.cpu.get('other', 0):.2f}")
+    row("CPU per accepted move: server side", lambda o: ms(o.per_move(o.side_cores)))
+    if proxied:
+        row("  nginx", lambda o: part(o, "nginx", "{:.2f} ms", o.per_move))
+    row(
+        "  daphne (each process)",
+        lambda o: " + ".join(
+            f"{o.per_move(v) * 1000:.2f}" for k, v in o.cpu.items() if k.startswith("server")
+        )
+        + " ms",
+    )
+    row("  PostgreSQL", lambda o: part(o, "postgres", "{:.2f} ms", o.per_move))
+    row("  Redis", lambda o: part(o, "redis", "{:.2f} ms", o.per_move))
+    if any(o.spread for o in outcomes):
+        row(
+            "games with sockets on both processes",
+            lambda o: f"{o.spread[1]} of {o.spread[0]}" if o.spread else "-",
+        )
     row("load generator loop lag", lambda o: dist(o.lag))
     row(
         "result",
@@ -1163,13 +1531,99 @@ def report(outcomes: list[Outcome], args) -> None:
             print(profile)
 
 
+def best_step(steps: list[tuple[float, float, bool]]) -> int | None:
+    """The step of a sweep with the most accepted moves/s among those with move p99 under
+    TARGET_P99_S and no errors; `steps` are (accepted moves/s, p99 in s, clean). None if none.
+
+    >>> best_step([(262.0, 0.012, True), (351.0, 0.061, True), (377.0, 0.140, True)])
+    1
+    >>> best_step([(262.0, 0.012, True), (351.0, 0.061, False), (340.0, 0.098, True)])
+    2
+    >>> best_step([(180.0, 0.150, True)]) is None
+    True
+    """
+    met = [i for i, (_, p99, clean) in enumerate(steps) if clean and p99 < TARGET_P99_S]
+    return max(met, key=lambda i: steps[i][0]) if met else None
+
+
+def report_sweep(outcomes: list[Outcome], args) -> list[Outcome]:
+    """Each scenario's sweep as a table, and its best step; those best steps."""
+    best: list[Outcome] = []
+    for name in dict.fromkeys(o.name for o in outcomes):
+        steps = [o for o in outcomes if o.name == name]
+        print(
+            f"\nMost accepted moves/s at move p99 < {TARGET_P99_S * 1000:.0f} ms, {steps[0].title} "
+            f"({args.duration:g} s measured a step, after its warm-up):"
+        )
+        header = (
+            "offered/s",
+            "think s",
+            "warm-up s",
+            "accepted/s",
+            "p50 ms",
+            "p99 ms",
+            "games/s",
+            "server side cores",
+            "ms/move",
+            "generator",
+            "other",
+            "errors",
+        )
+        table = [header]
+        for o in steps:
+            if o.failed:
+                table.append((f"{o.offered:,.0f}", f"0-{o.think[1]:g}", "failed", o.failed[:60]))
+                continue
+            table.append(
+                (
+                    f"{o.offered:,.0f}",
+                    f"0-{o.think[1]:g}",
+                    f"{o.warmup:.0f}",
+                    f"{o.moves_s:,.0f}",
+                    f"{percentile(o.latency, 50) * 1000:.1f}",
+                    f"{o.p99 * 1000:.1f}",
+                    f"{o.rate(o.games):.1f}",
+                    f"{o.side_cores:.2f}",
+                    f"{o.per_move(o.side_cores) * 1000:.2f}",
+                    f"{o.cpu.get('generator', 0):.2f}",
+                    f"{o.cpu.get('other', 0):.2f}",
+                    f"{sum(o.errors.values())}",
+                )
+            )
+        widths = [max(len(r[i]) for r in table if i < len(r)) + 2 for i in range(len(header))]
+        for r in table:
+            print("  " + "".join(cell.ljust(w) for cell, w in zip(r, widths, strict=False)))
+        for o in steps:
+            for message, count in o.errors.most_common(4):
+                print(f"  errors at {o.offered:,.0f} offered: {count} x {message}")
+        done = [o for o in steps if not o.failed]
+        index = best_step([(o.moves_s, o.p99, not o.errors) for o in done])
+        if index is None:
+            print("  best: no step had move p99 under the target")
+            continue
+        top = done[index]
+        best.append(top)
+        print(
+            f"  best: {top.moves_s:,.0f} accepted moves/s at p99 {ms(top.p99)} "
+            f"(offered {top.offered:,.0f}/s, think 0-{top.think[1]:g} s)"
+        )
+    return best
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--scenario", default="scaled,embedded", help=f"comma list of {SCENARIOS}")
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--players", type=int, default=4, help="players per table")
-    parser.add_argument("--duration", type=float, default=20.0, help="measured seconds")
-    parser.add_argument("--warmup", type=float, default=10.0, help="seconds of play before")
+    parser.add_argument(
+        "--duration", type=float, help="measured seconds (default 20; 15 a step of --find-max)"
+    )
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=10.0,
+        help="seconds of play before (a step of --find-max: at least a game's length at its rate)",
+    )
     parser.add_argument(
         "--stagger",
         type=float,
@@ -1184,6 +1638,27 @@ def main(argv: list[str]) -> int:
         "claims/s offered; 0,1.2 offers 667, past what the servers take here)",
     )
     parser.add_argument("--workers", type=int, default=1, help="load generator processes")
+    parser.add_argument(
+        "--proxy",
+        choices=("none", "nginx"),
+        default="none",
+        help="nginx: every player's HTTP and WebSocket goes through nginx configured from "
+        "deploy/'s template (HTTPS, a self-signed certificate), in front of the scenario's "
+        "servers, which run as setgames@.service starts them (production settings, "
+        "--proxy-headers, no access log of daphne's)",
+    )
+    parser.add_argument(
+        "--find-max",
+        action="store_true",
+        help="sweep the offered rate (--ladder, think uniform in 0..H) on the same servers and "
+        f"report the most accepted moves/s with move p99 under {TARGET_P99_S * 1000:.0f} ms",
+    )
+    parser.add_argument(
+        "--ladder",
+        default=LADDER,
+        help="--find-max's offered claims/s, rising, one step each; the sweep stops after two "
+        f"steps in a row miss the p99 (default {LADDER})",
+    )
     parser.add_argument(
         "--ws-movers",
         type=int,
@@ -1224,9 +1699,20 @@ def main(argv: list[str]) -> int:
     args.think = (low, high)
     if args.profile and not py_spy():
         parser.error("--profile needs py-spy: .venv/bin/pip install py-spy")
+    try:
+        args.ladder = parse_ladder(args.ladder)
+    except ValueError as exc:
+        parser.error(f"--ladder: {exc}")
+    if args.find_max and args.profile:
+        parser.error("--find-max measures without --profile (sampling slows the servers)")
+    if args.duration is None:
+        args.duration = 15.0 if args.find_max else 20.0
+    if args.proxy == "nginx" and shutil.which(NGINX) is None:
+        parser.error("--proxy nginx needs Debian's nginx and envsubst: make nginx")
+    limit = watchdog_s(args, len(wanted))
 
     def watchdog(signum, frame):
-        raise TimeoutError(f"the benchmark ran longer than {WATCHDOG_S} s")
+        raise TimeoutError(f"the benchmark ran longer than {limit} s")
 
     def stop(signum, frame):
         raise KeyboardInterrupt(f"signal {signum}")
@@ -1235,7 +1721,7 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, stop)  # also when started with SIGINT ignored (`cmd &`)
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGHUP, stop)
-    signal.alarm(WATCHDOG_S)
+    signal.alarm(limit)
     raise_fd_limit()
     outcomes: list[Outcome] = []
     interrupted = False
@@ -1244,7 +1730,7 @@ def main(argv: list[str]) -> int:
         for name in wanted:
             print(f"running {name} ...", flush=True)
             try:
-                outcomes.append(run_scenario(name, args, cleanup))
+                outcomes.extend(run_scenario(name, args, cleanup))
             except (KeyboardInterrupt, TimeoutError):
                 raise
             except Exception as exc:  # noqa: BLE001 - report and go on with the next scenario
@@ -1259,7 +1745,13 @@ def main(argv: list[str]) -> int:
     finally:
         signal.alarm(0)
         run_cleanup(cleanup)
-    report(outcomes, args)
+    if args.find_max:
+        best = report_sweep(outcomes, args)
+        if best:
+            print("\nThe best step of each sweep:")
+            report(best, args)
+    else:
+        report(outcomes, args)
     if args.json:
         args.json.write_text(json.dumps([o.figures() for o in outcomes if not o.failed], indent=2))
     bad = [o for o in outcomes if o.failed or o.errors]
@@ -1267,6 +1759,44 @@ def main(argv: list[str]) -> int:
         for log in o.server_logs:
             print_server_errors(CLIENT_ERROR_LINE.sub("", log), shown=1)
     return 1 if bad or interrupted else 0
+
+
+def parse_ladder(text: str) -> list[float]:
+    """--ladder's rates: positive, rising.
+
+    >>> parse_ladder("300, 450,600")
+    [300.0, 450.0, 600.0]
+    >>> parse_ladder("500,400")
+    Traceback (most recent call last):
+    ...
+    ValueError: give rising rates, e.g. 300,400,500
+    """
+    try:
+        rates = [float(value) for value in text.split(",") if value.strip()]
+    except ValueError:
+        raise ValueError("claims/s, comma separated, e.g. 300,400,500") from None
+    if not rates or any(r <= 0 for r in rates) or rates != sorted(set(rates)):
+        raise ValueError("give rising rates, e.g. 300,400,500")
+    return rates
+
+
+def watchdog_s(args, scenarios: int) -> int:
+    """How long the whole run may take: 175 s for a run of each scenario at the defaults; a
+    sweep, per scenario, its servers' start and each step's seating, warm-up, window and end.
+
+    >>> from types import SimpleNamespace as Args
+    >>> watchdog_s(Args(find_max=False, ladder=[400], tables=100, warmup=10, duration=20), 2)
+    175
+    >>> watchdog_s(Args(find_max=True, ladder=[100, 400], tables=100, warmup=10, duration=15), 2)
+    470
+    """
+    if not args.find_max:
+        return WATCHDOG_S
+    steps = sum(
+        STEP_SETUP_S + step_warmup(rate, args.tables, args.warmup) + args.duration
+        for rate in args.ladder
+    )
+    return int(60 + scenarios * (SCENARIO_SETUP_S + steps))
 
 
 def run_cleanup(cleanup: list) -> None:

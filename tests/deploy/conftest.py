@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from deploy.loopback import Nginx
 from tests.conftest import ROOT, Server
 from tests.deploy import files
-from tests.deploy.proxy import Nginx
 from tests.processes.stores import Postgres, Redis
 
 # Per client address: the check signs up from two loopback addresses to see which one daphne saw.

@@ -17,9 +17,9 @@ from ssl import SSLContext
 
 import pytest
 
+from deploy.loopback import Nginx
 from tests.conftest import ROOT, Server
 from tests.deploy import files
-from tests.deploy.proxy import Nginx
 from tests.processes.stores import Postgres, Redis
 
 # The deployment's limits, high enough for the tests' load but counted in Redis as they are in
@@ -31,7 +31,7 @@ LIMITS = {
 }
 
 # `make test-faults` (SETGAMES_PROXY=nginx): the clients reach the processes through nginx as
-# deploy/ runs it (tests/deploy/proxy.py), and the processes run as setgames@.service starts
+# deploy/ runs it (deploy/loopback.py), and the processes run as setgames@.service starts
 # them: production settings, daphne with --proxy-headers.
 THROUGH_NGINX = os.environ.get("SETGAMES_PROXY") == "nginx"
 PROXIED = (

@@ -15,21 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from deploy.loopback import terminate
 from tests.conftest import free_port
-
-
-def terminate(process: subprocess.Popen | None, timeout: float = 10) -> None:
-    """Stop a process a test started, if it still runs: SIGTERM (a fast shutdown), then
-    SIGKILL when it has not ended within `timeout` seconds."""
-    if process is None or process.poll() is not None:
-        return
-    process.terminate()
-    try:
-        process.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=10)
-
 
 PG_BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
 REDIS_SERVER = os.environ.get("REDIS_SERVER", "redis-server")
