@@ -110,7 +110,7 @@ class AcceptOut(serializers.Serializer):
     url = serializers.CharField(help_text="Its page (a private table's link, with its key).")
 
 
-class BotOut(serializers.Serializer):
+class OnlineBotOut(serializers.Serializer):
     name = serializers.CharField()
     url = serializers.CharField(help_text="The account's profile page.")
 
@@ -421,7 +421,7 @@ class BotsOnlineView(APIView):
         description="By name; each with its profile page. Challenge one with "
         "`POST /api/challenge/{name}`.",
         auth=[],
-        responses={200: BotOut(many=True)},
+        responses={200: OnlineBotOut(many=True)},
         examples=[
             OpenApiExample(
                 "Two bots", response_only=True, value=[{"name": "setbot", "url": "/u/setbot"}]

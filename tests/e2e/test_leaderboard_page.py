@@ -24,7 +24,10 @@ def test_the_leaderboard_shows_each_modes_top_accounts_tab_by_tab(browser, serve
         page.goto(server.url + "/")
         page.click("nav[aria-label=Site] a:has-text('Leaderboards')")
         page.wait_for_selector("h2:has-text('Set classic')")
-        assert page.locator("a[aria-current=page]").inner_text() == "Set classic"
+        modes = page.locator("nav[aria-label='Rated modes']")
+        assert modes.locator("a[aria-current=page]").inner_text() == "Set classic"
+        who = page.locator("nav[aria-label='Who is ranked'] a[aria-current=page]")
+        assert who.inner_text() == "People"  # people by default, the bots a tab away
         assert "lb_ada" in page.locator("table.leaderboard").inner_text()
 
         page.click(".tab-list a:has-text('Square Game')")
