@@ -272,6 +272,8 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "EXCEPTION_HANDLER": "games.errors.api_exception_handler",
     "UNAUTHENTICATED_USER": None,
+    # An unknown ?format= is ignored, not a bare 404 (games.parsers.NamedFormats).
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "games.parsers.NamedFormats",
 }
 
 SPECTACULAR_SETTINGS = {

@@ -119,3 +119,14 @@ def test_text_that_only_looks_like_a_nul_escape_is_stored(client):
     assert response.status_code == 200, response.content  # accepted: no NUL in it
     # Stored as the rules read it: the note is no field of theirs.
     assert Move.objects.filter(game_id=game["id"]).last().action == {"type": "hint"}
+
+
+def test_an_unknown_format_parameter_is_ignored_not_a_bare_404(client):
+    """DRF took ?format=<anything> for a renderer's name and answered 404 "Not found." (found by
+    the schema fuzz on /api/lobby/chat); now it is ignored, as any unknown parameter is."""
+    for path in ("/api/lobby/chat", "/api/games/", "/api/leaderboard/set-classic"):
+        answer = client.get(path, {"format": "àa\U000516af", "since": "1"})
+        assert answer.status_code == 200, (path, answer.content[:200])
+        assert answer["Content-Type"].startswith("application/json")
+    schema = client.get("/api/schema/", {"format": "json"})
+    assert schema.status_code == 200 and schema.json()["openapi"]
