@@ -136,9 +136,13 @@ def test_two_bots_play_a_challenge_of_each_game_to_the_end(server, tmp_path):
                 return detail if detail["status"] == "over" else None
 
             detail = until(over, 120, step=0.5)
-            _, chat = call(server, "GET", f"/api/games/{game_id}/chat", tokens[0])
-            said = {(line["name"], line["text"]) for line in chat}
-            assert said == {(names[0], "good game"), (names[1], "good game")}, said
+            expected = {(names[0], "good game"), (names[1], "good game")}
+
+            def both_said(game_id=game_id, expected=expected):  # each bot once it saw the end
+                _, chat = call(server, "GET", f"/api/games/{game_id}/chat", tokens[0])
+                return {(line["name"], line["text"]) for line in chat} == expected
+
+            until(both_said, 15)
             view = detail["view"]
             if kind == "set":
                 assert view["result"]["winners"], view["result"]
