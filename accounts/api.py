@@ -28,9 +28,9 @@ from accounts import serializers as s
 from accounts.selectors import account_named, name_taken
 from accounts.tokens import token_create
 from accounts.validators import NameTaken, validate_username
-from games import bots, limits, profiles, selectors
+from games import bots, insights, limits, profiles, selectors
 from games.auth import BearerAuthentication
-from games.errors import Conflict
+from games.errors import Conflict, GameError
 from games.models import BotAccount, Game, Seat
 from games.parsers import NDJSON, AnyAccept
 from games.schema import (
@@ -173,6 +173,9 @@ class UserView(APIView):
                         "seconds_per_set": {"count": 112, "mean": 7.41, "best": 0.9},
                         "solitaire_seconds": {"count": 2, "mean": 388.5, "best": 341.2},
                         "puzzle_seconds": {"count": 3, "mean": 74.2, "best": 41.5},
+                        "race_10_seconds": {"count": 4, "mean": 52.31, "best": 38.07},
+                        "race_20_seconds": {"count": 0, "mean": None, "best": None},
+                        "race_30_seconds": {"count": 0, "mean": None, "best": None},
                     },
                 },
             )
@@ -189,6 +192,131 @@ class UserView(APIView):
                 "ratings": profiles.account_ratings(user),
                 "stats": profiles.account_stats(user),
             }
+        )
+
+
+def _reader_owns(request, user) -> bool:
+    """Whether the request is the account's own (its token or signed-in browser) or staff's:
+    they see its private games (by link only) counted too."""
+    reader = request.user if getattr(request.user, "is_authenticated", False) else None
+    return reader is not None and (reader.pk == user.pk or reader.is_staff)
+
+
+INSIGHTS_EXAMPLE_ROW = {
+    "sets": 41,
+    "seconds_per_set": 6.8,
+    "wrong_claims": 3,
+    "wrong_share": 0.068,
+    "earlier": {"sets": 19, "seconds_per_set": 7.9, "wrong_claims": 2, "wrong_share": 0.095},
+    "later": {"sets": 22, "seconds_per_set": 5.9, "wrong_claims": 1, "wrong_share": 0.043},
+}
+
+
+class InsightsView(APIView):
+    # Public, as the profile is; the account itself (or staff) also has its private games counted.
+    authentication_classes = [BearerAuthentication, SessionAuthentication]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="A player's insights: where their sets come fast or slow, and what they miss",
+        description=(
+            "Over the account's last `games` finished Set games of the normal game (not practice, "
+            "other modes, nor tables that favour kinds of set), newest by when they ended: the "
+            "totals, then `splits` by kind of set (`differ-1`... how many attributes differ "
+            "among the three cards), by board size (`12` for 12 cards or fewer, `15`, `18+`) and "
+            "by time since the last deal (`0-5`, `5-15`, `15-30`, `30+` seconds), each row with "
+            "sets found, mean seconds per set, wrong claims and their share of claims, for all "
+            "the games and for their `earlier` and `later` halves; the `trend` over the games in "
+            "up to 10 chunks, oldest first; the three kinds the player `missed` most (its share "
+            "of their sets against its share of the sets on the boards they saw) and the options "
+            "of a `practice` table that deals those more often (POST /api/games with them). "
+            "`definitions` says each figure in a sentence, as the profile page does. Private "
+            "games count only for the account itself (its token or signed-in browser)."
+        ),
+        auth=[],
+        parameters=[s.InsightsQuery],
+        responses={
+            200: s.InsightsOut,
+            400: error_response(
+                "`games` is not one of 20, 50 or 200; `detail` names the value and the choices."
+            ),
+            404: error_response("No account has that name."),
+        },
+        examples=[
+            OpenApiExample(
+                "Insights over the last 50 games",
+                response_only=True,
+                value={
+                    "name": "Zoë",
+                    "games_asked": 50,
+                    "games_counted": 2,
+                    "choices": list(insights.GAME_CHOICES),
+                    "kinds": [
+                        {
+                            "kind": "set",
+                            "games": [812, 640],
+                            "definitions": {"kind": "A kind of set is how many attributes..."},
+                            "totals": {
+                                "games": 2,
+                                "sets": 41,
+                                "seconds_per_set": 6.8,
+                                "wrong_claims": 3,
+                                "wrong_share": 0.068,
+                            },
+                            "splits": [
+                                {
+                                    "key": "kind",
+                                    "title": "By kind of set",
+                                    "rows": [
+                                        {
+                                            "key": "differ-1",
+                                            "label": "1 attribute differs",
+                                            **INSIGHTS_EXAMPLE_ROW,
+                                        }
+                                    ],
+                                }
+                            ],
+                            "trend": [
+                                {
+                                    "games": [1, 1],
+                                    "sets": 19,
+                                    "seconds_per_set": 7.9,
+                                    "wrong_claims": 2,
+                                    "wrong_share": 0.095,
+                                }
+                            ],
+                            "missed": [
+                                {
+                                    "key": "differ-1",
+                                    "label": "1 attribute differs",
+                                    "sets_found": 2,
+                                    "sets_seen": 30,
+                                    "found_share": 0.049,
+                                    "seen_share": 0.1,
+                                    "ratio": 0.488,
+                                }
+                            ],
+                            "practice": {
+                                "rules": "classic",
+                                "practice": True,
+                                "attributes": 4,
+                                "favour": ["differ-1"],
+                            },
+                        }
+                    ],
+                },
+            )
+        ],
+    )
+    def get(self, request, name: str):
+        user = account_named(name)
+        try:
+            games = insights.games_choice(request.query_params.get("games"))
+        except insights.BadGames as error:
+            raise GameError(str(error)) from None
+        answer = insights.account_insights(user, games, private=_reader_owns(request, user))
+        return Response(
+            {"name": user.get_username(), "choices": list(insights.GAME_CHOICES), **answer}
         )
 
 
@@ -250,7 +378,9 @@ def _finished_games(user, *, since_ms: int | None, private: bool):
     ).order_by("-finished", "-id")
 
 
-def _batches(games, limit: int | None) -> Iterator[list[str]]:
+def _batches(
+    games, limit: int | None, hidden_players: frozenset = frozenset()
+) -> Iterator[list[str]]:
     """The games' NDJSON lines, a batch of games at a time (at most `limit` games in all).
 
     Each batch is a query of its own that starts after the last game sent (newest first, by
@@ -271,21 +401,25 @@ def _batches(games, limit: int | None) -> Iterator[list[str]]:
         if not rows:
             return
         yield [
-            json.dumps(selectors.game_export(game, full=True), cls=DjangoJSONEncoder) + "\n"
+            json.dumps(
+                selectors.game_export(game, full=True, hidden_players=hidden_players),
+                cls=DjangoJSONEncoder,
+            )
+            + "\n"
             for game in rows
         ]
         sent += len(rows)
         after = (rows[-1].finished, rows[-1].pk)
 
 
-def _lines(games, limit: int | None) -> Iterator[str]:
-    for batch in _batches(games, limit):
+def _lines(games, limit: int | None, hidden: frozenset = frozenset()) -> Iterator[str]:
+    for batch in _batches(games, limit, hidden):
         yield from batch
 
 
-async def _alines(games, limit: int | None) -> AsyncIterator[str]:
+async def _alines(games, limit: int | None, hidden: frozenset = frozenset()) -> AsyncIterator[str]:
     """The lines for an ASGI server: Django would read a sync iterator whole before sending."""
-    batches = _batches(games, limit)
+    batches = _batches(games, limit, hidden)
     while True:
         batch = await sync_to_async(next)(batches, None)
         if batch is None:
@@ -333,10 +467,12 @@ class UserGamesView(APIView):
         own = reader is not None and (reader.pk == user.pk or reader.is_staff)
         games = _finished_games(user, since_ms=query.validated_data.get("since"), private=own)
         limit = query.validated_data.get("max")
+        # The chat of the accounts the reader blocked is left out, as everywhere it reads chat.
+        hidden = selectors.blocked_players(reader.pk if reader is not None else None)
         if isinstance(request._request, ASGIRequest):
-            lines = _alines(games, limit)
+            lines = _alines(games, limit, hidden)
         else:
-            lines = _lines(games, limit)
+            lines = _lines(games, limit, hidden)
         response = StreamingHttpResponse(lines, content_type=NDJSON)
         response["Content-Disposition"] = f'attachment; filename="games-{user.pk}.ndjson"'
         return response

@@ -160,6 +160,7 @@ class ChallengeCreateView(AccountView):
                 "table's creation would refuse it), named in `detail`."
             ),
             **SIGNED_IN,
+            403: error_response(challenges.BLOCKED + " (one of you blocked the other)"),
             404: error_response("There is no account with that name."),
             429: error_response(
                 "Too many challenges from this account (RATE_LIMIT_CHALLENGES); the "
@@ -241,7 +242,10 @@ class ChallengeAcceptView(AccountView):
         responses={
             200: AcceptOut,
             **ANSWER_ERRORS,
-            403: error_response("Only the account challenged can accept it."),
+            403: error_response(
+                "Only the account challenged can accept it; or one of you blocked the other "
+                "since: " + challenges.BLOCKED
+            ),
         },
         examples=[
             OpenApiExample(

@@ -14,6 +14,7 @@ still "created" after that reads as "expired", and its accept or decline is refu
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -21,7 +22,7 @@ from django.utils import timezone
 from rest_framework import status
 
 from accounts.models import Challenge
-from games import limits, realtime, services
+from games import limits, manners, moderation, realtime, services
 from games.auth import account_player
 from games.errors import Conflict, Forbidden, GameError, NotFound, RuleError
 from games.models import Game
@@ -38,6 +39,9 @@ DECLINE_REASONS = {
 }
 #: The kinds a challenge may propose: the tables two accounts play against each other.
 KINDS = ("set", "square")
+# A challenge between accounts one of which blocked the other (games.moderation): refused,
+# without saying who blocked whom.
+BLOCKED = "You cannot challenge this account, and it cannot challenge you."
 EXPIRED = "expired"
 
 
@@ -105,12 +109,18 @@ def challenge_create(*, challenger, dest, kind: str, options: dict, rated: bool)
         )
     if not dest.is_active:
         raise NotFound(f"There is no account named {dest.get_username()!r}.")
+    if moderation.blocked_pair(challenger.pk, dest.pk):
+        raise Forbidden(BLOCKED)
+    # A banned account plays no game: neither sends nor gets a challenge (why and until when).
+    moderation.check_ban_accounts((challenger.pk, dest.pk), named={dest.pk: dest.get_username()})
     limits.check("challenges", f"account:{challenger.pk}")
     if kind == "square" and options.get("players", 2) != 2:
         raise RuleError(
             "A challenge seats two players: a Square Game challenge has players 2.", "bad_option"
         )
     game = services.planned_create(kind=kind, options=options, now=services.now_ms(), rated=rated)
+    if rated:  # a challenger who left rated games too often waits (games.manners)
+        manners.check_rated_wait(challenger.pk)
     with transaction.atomic():
         challenge = Challenge.objects.create(
             challenger=challenger,
@@ -124,15 +134,13 @@ def challenge_create(*, challenger, dest, kind: str, options: dict, rated: bool)
     return challenge
 
 
-def challenge_of(challenge_id, user) -> Challenge:
-    """One of `user`'s challenges (sent or received); to anyone else it does not exist."""
+def challenge_of(challenge_id, user, *, lock: bool = False) -> Challenge:
+    """One of `user`'s challenges (sent or received); to anyone else it does not exist.
+    `lock`: its row locked until the transaction ends (an answer to it)."""
     found = None
     if isinstance(challenge_id, int) or str(challenge_id).isdigit():
-        found = (
-            Challenge.objects.select_related("challenger", "dest")
-            .filter(pk=int(challenge_id))
-            .first()
-        )
+        rows = Challenge.objects.select_for_update() if lock else Challenge.objects
+        found = rows.select_related("challenger", "dest").filter(pk=int(challenge_id)).first()
     if found is None or user.pk not in (found.challenger_id, found.dest_id):
         raise NotFound(f"There is no challenge with id {challenge_id} for you.")
     return found
@@ -152,12 +160,7 @@ def _answerable(challenge: Challenge) -> None:
 
 
 def _locked(challenge_id: int, user) -> Challenge:
-    challenge = challenge_of(challenge_id, user)
-    return (
-        Challenge.objects.select_for_update()
-        .select_related("challenger", "dest")
-        .get(pk=challenge.pk)
-    )
+    return challenge_of(challenge_id, user, lock=True)  # read and locked in one query
 
 
 def challenge_decline(*, challenge_id, user, reason: str = "generic") -> Challenge:
@@ -195,8 +198,9 @@ def challenge_cancel(*, challenge_id, user) -> Challenge:
     return challenge
 
 
-def challenge_accept(*, challenge_id, user) -> tuple[Challenge, Game]:
-    """Accept a challenge sent to `user`: the table is made through the one write path
+def challenge_accept(*, challenge_id, user) -> tuple[Challenge, Any]:
+    """Accept a challenge sent to `user` (answered with the challenge and the table's head: its
+    pk, kind, link_key, status...): the table is made through the one write path
     (services.create, a private table, rated if asked), the challenger and `user` are seated
     (services.join, the challenger first: theirs is the table), and it starts (a Set table with
     its start move, its countdown; a two-player Square Game as its seats fill). Both accounts
@@ -206,6 +210,17 @@ def challenge_accept(*, challenge_id, user) -> tuple[Challenge, Game]:
         if challenge.dest_id != user.pk:
             raise Forbidden("Only the account challenged can accept it.")
         _answerable(challenge)
+        if moderation.blocked_pair(challenge.challenger_id, user.pk):
+            raise Forbidden(BLOCKED)
+        moderation.check_ban_accounts(  # either may have been banned since it was sent
+            (user.pk, challenge.challenger_id),
+            named={challenge.challenger_id: challenge.challenger.get_username()},
+        )
+        if challenge.rated:  # either may have left rated games too often since (games.manners)
+            manners.check_rated_wait(user.pk)
+            manners.check_rated_wait(
+                challenge.challenger_id, who=challenge.challenger.get_username()
+            )
         challenge.status = Challenge.Status.ACCEPTED
         challenge.answered = timezone.now()
         challenge.save(update_fields=["status", "answered"])
@@ -230,7 +245,7 @@ def challenge_accept(*, challenge_id, user) -> tuple[Challenge, Game]:
     return challenge, game
 
 
-def _table_for(challenge: Challenge) -> Game:
+def _table_for(challenge: Challenge):
     head, _created, _options = services.run(
         services.create(kind=challenge.kind, options=challenge.options, rated=challenge.rated)
     )
@@ -243,5 +258,6 @@ def _table_for(challenge: Challenge) -> Game:
         seats.append(services.seat_ref(head.pk, written.change.new_seat))
         after = written.after
     if after.status == Game.Status.WAITING and challenge.kind == "set":
-        services.run(services.move(game_id=head.pk, seat=seats[0], action={"type": "start"}))
-    return Game.objects.get(pk=head.pk)
+        start = services.move(game_id=head.pk, seat=seats[0], action={"type": "start"})
+        after = services.run(start).game
+    return after  # its head, as the last write left it (not its row read again)

@@ -23,13 +23,10 @@ database or Redis stops answering, as a game's stream does (games.follow).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime
-import weakref
 from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import timezone
@@ -91,42 +88,25 @@ def bots_online() -> list:
     return sorted(users, key=lambda user: user.get_username().casefold())
 
 
-_WAKE = {"type": "stream.wake"}
+class EventStream(follow.NdjsonStream):
+    """The lines of one account's event stream (the module's docstring); it counts the account
+    as having a stream open while it lasts."""
 
-
-class EventStream:
-    """The NDJSON lines of one account's event stream, as an async iterable for Django's
-    StreamingHttpResponse (served on the event loop, cancelled when the client goes away). It
-    holds `slot` until it ends (collected unread: given back then)."""
+    prefix = "events."
 
     def __init__(self, user_id: int, credentials, slot: follow.Slot) -> None:
+        super().__init__(credentials, slot)
         self.user_id = user_id
-        self.credentials = list(credentials)
-        self.slot = slot
-        weakref.finalize(self, slot.free)
 
-    def __aiter__(self) -> AsyncIterator[bytes]:
-        return self.lines()
+    def groups(self) -> list[str]:
+        return [realtime.account_group(self.user_id)]
 
-    async def lines(self) -> AsyncIterator[bytes]:
-        layer = get_channel_layer()
-        channel = await layer.new_channel("events.")
-        inbox = layer.inbox(channel)
-        groups = [realtime.account_group(self.user_id)]
-        groups += [realtime.credential_group(c) for c in self.credentials]
-        joined: list[str] = []
+    async def follow(self, channel: str, inbox: asyncio.Queue) -> AsyncIterator[bytes]:
+        await _arrive(channel, self.user_id)
         timer: asyncio.TimerHandle | None = None
-        arrived = False
         games: set[int] = set()  # the games whose gameStart was sent (each once)
         offered: set[int] = set()  # the challenges sent
         try:
-            # Join first, then read: every event after the first lines reaches this stream.
-            for group in groups:
-                await layer.group_add(group, channel)
-                joined.append(group)
-            await realtime.open_sockets.opened(channel)
-            await _arrive(channel, self.user_id)
-            arrived = True
             for event in await runtime.run_db(first_events, self.user_id):
                 if _seen(event, games, offered):
                     continue
@@ -134,17 +114,17 @@ class EventStream:
             loop = asyncio.get_running_loop()
             keepalive = settings.EVENT_STREAM_KEEPALIVE_S
             quiet_until = loop.time() + keepalive
-            timer = loop.call_at(quiet_until, _wake, inbox)
+            timer = loop.call_at(quiet_until, follow.wake, inbox)
             while True:
                 message = await inbox.get()
                 kind = message.get("type")
-                if kind == _WAKE["type"]:
+                if kind == follow.WAKE["type"]:
                     if loop.time() >= quiet_until:
                         yield b"\n"
                         quiet_until = loop.time() + keepalive
                         await _arrive(channel, self.user_id)  # still open
                     timer.cancel()
-                    timer = loop.call_at(quiet_until, _wake, inbox)
+                    timer = loop.call_at(quiet_until, follow.wake, inbox)
                     continue
                 if kind in (realtime.RESTART, "access.ended"):
                     return  # the server stops, the token was revoked: the client comes back
@@ -157,25 +137,14 @@ class EventStream:
                     continue
                 yield _line(event)
                 quiet_until = loop.time() + keepalive
-        except Exception as exc:  # the database or Redis not answering: said, and it ends
-            outage = unavailable(exc)
-            if outage is None:
-                raise
-            yield _line({"type": "error", "detail": outage.message, "code": outage.code})
-        finally:  # however the stream ends (the client gone: cancelled), it leaves its groups
+        finally:
             if timer is not None:
                 timer.cancel()
-            realtime.open_sockets.closed(channel)
-            for group in joined:
-                await layer.group_discard(group, channel)
-            layer.close_inbox(channel)
-            self.slot.free()
-            if arrived:
-                try:
-                    await _leave(channel)
-                except Exception as exc:  # its entry runs out by itself
-                    if unavailable(exc) is None:
-                        raise
+            try:
+                await _leave(channel)
+            except Exception as exc:  # its entry runs out by itself
+                if unavailable(exc) is None:
+                    raise
 
 
 def _seen(event: dict, games: set[int], offered: set[int]) -> bool:
@@ -197,8 +166,3 @@ def _seen(event: dict, games: set[int], offered: set[int]) -> bool:
 
 def _line(event: dict) -> bytes:
     return runtime.json_text(event).encode() + b"\n"
-
-
-def _wake(inbox: asyncio.Queue) -> None:
-    with contextlib.suppress(asyncio.QueueFull):  # a stream that far behind has lines to send
-        inbox.put_nowait(_WAKE)

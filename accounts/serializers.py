@@ -73,7 +73,10 @@ class UserOut(serializers.Serializer):
         '{"count", "mean", "best"} with null for none (seconds_per_set: for each set found, '
         "the seconds since the table's previous set; solitaire_seconds: each solitaire game's "
         "time, the best being the fastest; puzzle_seconds: each puzzle found alone, without a "
-        "hint, from its deal to its last set)."
+        "hint, from its deal to its last set; race_10_seconds, race_20_seconds, "
+        "race_30_seconds: each Set-N race played alone with the whole deck and no hint, from "
+        "its deal to its N-th set, the best being the account's record: see GET "
+        "/api/races/best)."
     )
 
 
@@ -84,3 +87,28 @@ class BotOut(serializers.Serializer):
 
 class BotUpgradeRequest(serializers.Serializer):
     """An empty JSON object, {} (or no body): whose account is said by the Bearer token."""
+
+
+class InsightsQuery(serializers.Serializer):
+    games = serializers.ChoiceField(
+        choices=[20, 50, 200],
+        required=False,
+        help_text="How many of the last finished games to look at: 20, 50 (the default) or 200.",
+    )
+
+
+class InsightsOut(serializers.Serializer):
+    name = serializers.CharField(help_text="The account's name, as stored.")
+    games_asked = serializers.IntegerField(help_text="The `games` asked for (50 by default).")
+    games_counted = serializers.IntegerField(
+        help_text="The games looked at: at most games_asked, fewer when the account has fewer."
+    )
+    choices = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The numbers of games one may ask for."
+    )
+    kinds = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="One entry per game kind with insights (today: set), when the account has "
+        "played one: kind, games (their ids, newest first), definitions, totals, splits, trend, "
+        "missed and practice (see the description).",
+    )

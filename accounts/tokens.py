@@ -5,13 +5,16 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
+from functools import cache
 
-from django.db import transaction
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
 from django.utils import timezone
 from rest_framework import exceptions
 
 from accounts.models import AccessToken
 from games import services
+from games.models import Player, Seat
 
 MAX_TOKEN_LENGTH = 100  # made tokens have 43 characters; anything longer is no token of ours
 LAST_USED_EVERY = timedelta(minutes=1)  # a busy program writes its "last used" once a minute
@@ -54,13 +57,59 @@ def token_account(token: str):
     row = None
     if len(token) <= MAX_TOKEN_LENGTH:
         row = AccessToken.objects.select_related("user").filter(digest=digest_of(token)).first()
-    if row is None:
-        raise exceptions.AuthenticationFailed("That account token is not valid.")
-    if row.revoked is not None:
-        raise exceptions.AuthenticationFailed("That account token was revoked.")
-    if not row.user.is_active:
-        raise exceptions.AuthenticationFailed("That token's account is disabled.")
+    _check(row is not None, row is not None and row.revoked is not None, row and row.user.is_active)
     now = timezone.now()
     if row.last_used is None or now - row.last_used >= LAST_USED_EVERY:
-        AccessToken.objects.filter(pk=row.pk).update(last_used=now)
+        _note_used(row.pk, now)
     return row.user, credential_of(row.pk)
+
+
+def token_seat(token: str, game_id: int) -> str | None:
+    """What a bot's move asks (games.auth.bearer_seat): the token of the seat an ``Authorization:
+    Bearer`` token's account holds at a game (games.auth.account_seats' first), or None, read
+    with the token and its account in one statement, compiled once (a move's lookup was three
+    ORM queries, each built anew: most of its cost); noting when it was used, as
+    `token_account`; AuthenticationFailed as `token_account` for a token it would refuse."""
+    row = None
+    now = timezone.now()
+    if len(token) <= MAX_TOKEN_LENGTH:
+        cutoff = connection.ops.adapt_datetimefield_value(now - LAST_USED_EVERY)
+        with connection.cursor() as cursor:
+            cursor.execute(_token_seat_sql(), (cutoff, game_id, digest_of(token)))
+            row = cursor.fetchone()
+    pk, revoked, active, stale, seat_token = row or (None, None, None, None, None)
+    _check(row is not None, revoked is not None, active)
+    if stale:
+        _note_used(pk, now)
+    return seat_token
+
+
+def _check(found: bool, revoked: bool, active) -> None:
+    """Refuse a token that is unknown, revoked, or of a disabled account, saying which."""
+    if not found:
+        raise exceptions.AuthenticationFailed("That account token is not valid.")
+    if revoked:
+        raise exceptions.AuthenticationFailed("That account token was revoked.")
+    if not active:
+        raise exceptions.AuthenticationFailed("That token's account is disabled.")
+
+
+def _note_used(token_id: int, now) -> None:
+    AccessToken.objects.filter(pk=token_id).update(last_used=now)
+
+
+@cache
+def _token_seat_sql() -> str:
+    """`token_seat`'s statement (parameters: the "last used" cutoff, the game, the digest): the
+    token's row, its account's `is_active`, whether its "last used" is due, and the account's
+    seat at the game in the order of games.auth.account_seats (its players', the first's first).
+    """
+    tokens, users = AccessToken._meta.db_table, get_user_model()._meta.db_table
+    seats, players = Seat._meta.db_table, Player._meta.db_table
+    return (
+        f"SELECT t.id, t.revoked, u.is_active, "
+        f"CASE WHEN t.last_used IS NULL OR t.last_used < %s THEN 1 ELSE 0 END, "
+        f"(SELECT s.token FROM {seats} s JOIN {players} p ON p.id = s.player_id "
+        f"WHERE s.game_id = %s AND p.user_id = t.user_id ORDER BY s.player_id, s.number LIMIT 1) "
+        f"FROM {tokens} t JOIN {users} u ON u.id = t.user_id WHERE t.digest = %s"
+    )

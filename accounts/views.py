@@ -7,6 +7,7 @@ from allauth.account import views as allauth_views
 from allauth.account.adapter import get_adapter
 from django.contrib import admin, messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -19,9 +20,21 @@ from accounts.models import AccessToken
 from accounts.selectors import account_named
 from accounts.tokens import token_create, token_revoke
 from accounts.validators import NameTaken
-from games import charts, limits, profiles, ratings
+from games import (
+    charts,
+    ghosts,
+    insights,
+    limits,
+    manners,
+    moderation,
+    profiles,
+    ratings,
+    selectors,
+    tournament_reads,
+)
+from games.auth import session_player
 from games.errors import NotFound
-from games.models import BotAccount
+from games.models import Block, BotAccount, Game
 from games.pages import game_row
 
 
@@ -166,8 +179,9 @@ def profile(request, name: str):
     games = []
     for seat in seats:
         row = game_row(seat.game, seat.player)
-        won = figures.get(seat.game_id, {}).get(seat.name, {}).get("games_won")
+        won = (figures.get(seat.game_id) or {}).get(seat.name, {}).get("games_won")
         games.append({**row, "seat": seat, "won": won})
+    insight = _insights(request, user, private=is_self or request.user.is_staff)
     return render(
         request,
         "accounts/profile.html",
@@ -175,19 +189,107 @@ def profile(request, name: str):
             "account": user,
             "bot": BotAccount.objects.filter(user=user).first(),
             "is_self": is_self,
+            "blocked": request.user.is_authenticated
+            and Block.objects.filter(blocker_id=request.user.pk, blocked=user).exists(),
             "tokens": AccessToken.objects.filter(user=user) if is_self else [],
             "name_max": TOKEN_NAME_MAX,
             "modes": modes,
             "games_played": stats["games_played"],
             "fields": fields,
             "games": games,
+            "best_runs": ghosts.best_runs(user, private=is_self or request.user.is_staff),
             "last_games": profiles.LAST_GAMES,
             "api_url": reverse("api-user", args=[user.get_username()]),
             "export_url": reverse("api-user-games", args=[user.get_username()]),
+            "insights": insight,
+            "rated_wait": _rated_wait(user),
+            "tournaments": tournament_reads.tournaments_of(user),
         },
+        status=400 if insight["error"] else 200,
     )
+
+
+def _rated_wait(user) -> dict | None:
+    """Why and until when the account waits before it plays rated again (games.manners), with
+    the replays of the games it left; None when it does not."""
+    wait = manners.rated_wait(user.pk)
+    if wait is None:
+        return None
+    replay = reverse("replay", args=[0]).replace("/0/", "/{}/")
+    return {
+        **wait,
+        "minutes_left": manners.minutes_left(wait),
+        "games": [{**leave, "url": replay.format(leave["game"])} for leave in wait["leaves"]],
+    }
+
+
+def _insights(request, user, *, private: bool) -> dict:
+    """The profile's insights: its charts and tables over the last games asked for (?games=),
+    and a practice table's form fields for the kinds of set most missed."""
+    name = user.get_username()
+    error = None
+    try:
+        count = insights.games_choice(request.GET.get("games"))
+    except insights.BadGames as refused:
+        error, count = str(refused), insights.DEFAULT_GAMES
+    answer = insights.account_insights(user, count, private=private)
+    found = next((entry for entry in answer["kinds"] if entry["kind"] == "set"), None)
+    practice = found and found["practice"]
+    return {
+        "error": error,
+        "games": count,
+        "choices": insights.GAME_CHOICES,
+        "counted": answer["games_counted"],
+        "set": found,
+        "charts": insights.insight_charts(found, name=name) if found else None,
+        "practice": practice
+        and {
+            "attributes": practice["attributes"],
+            "favour": ",".join(practice["favour"]),
+            "labels": [row["label"] for row in found["missed"] if row["key"] in practice["favour"]],
+        },
+        "needs_name": session_player(request) is None,
+        "api_url": reverse("api-player-insights", args=[name]) + f"?games={count}",
+    }
 
 
 def profile_slash(request, name: str):
     """/u/<name>/ is /u/<name>."""
     return redirect("profile", name=name, permanent=True)
+
+
+@require_GET
+@login_required
+def moderation_page(request):
+    """The moderators' page: the open reports, each with its context (the lines before and after
+    a reported line and its game, or the account's profile) and the actions on it, and the
+    moderation log. A guest is sent to log in; any other account gets a 403 that says why, as
+    the moderation API answers it."""
+    if not moderation.is_moderator(request.user):
+        raise PermissionDenied(moderation.NOT_MODERATOR)
+    reports = []
+    for report in moderation.reports_open():
+        item = moderation.report_context(report)
+        game_id = (item["context"] or {}).get("game")
+        if game_id is not None:
+            game = Game.objects.filter(pk=game_id).only("kind", "link_key").first()
+            if game is not None:
+                item["game_url"] = selectors.keyed_url(
+                    selectors.page_url(game.kind, game.pk), game.link_key
+                )
+        item["reason_label"] = moderation.REASONS.get(report.reason, report.reason)
+        item["removed"] = bool(report.line_id and report.line.removed)
+        reports.append(item)
+    return render(
+        request,
+        "moderation.html",
+        {
+            "reports": reports,
+            "log": [moderation.log_json(e) for e in moderation.log_entries(100)],
+            "sanctions": [moderation.sanction_json(s) for s in moderation.sanctions_in_force()],
+            "minutes_min": moderation.MINUTES_MIN,
+            "minutes_max": moderation.MINUTES_MAX,
+            "reason_max": moderation.REASON_MAX,
+            "word_filter": moderation.WORD_FILTER,
+        },
+    )

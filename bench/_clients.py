@@ -179,6 +179,25 @@ class AsyncConn:
         self.writer.write(raw)
         return start
 
+    async def exchange(self, raw: bytes) -> Reply:
+        """Send a request and read its reply. A kept-alive connection the server closed while
+        idle just as the request went out (no byte of a reply came) is connected again and the
+        request sent once more, as browsers and HTTP libraries do; any other failure closes the
+        connection and is raised."""
+        while True:
+            kept = self.writer is not None
+            await self.ready()
+            self.send(raw)
+            try:
+                return await self.read_reply()
+            except asyncio.IncompleteReadError as exc:
+                self.close()
+                if not kept or exc.partial:
+                    raise
+            except (OSError, EOFError):
+                self.close()
+                raise
+
     async def read_reply(self) -> Reply:
         head = await self.reader.readuntil(b"\r\n\r\n")
         status, headers = parse_head(head[:-4])

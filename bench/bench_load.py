@@ -389,13 +389,7 @@ class Player:
         headers = {"Content-Type": "application/json"}
         if token:
             headers["Authorization"] = f"Token {token}"
-        await self.conn.ready()
-        self.conn.send(build_request(method, path, self.port, body, headers))
-        try:
-            return await self.conn.read_reply()
-        except (OSError, asyncio.IncompleteReadError, EOFError):
-            self.conn.close()
-            raise
+        return await self.conn.exchange(build_request(method, path, self.port, body, headers))
 
     async def join(self) -> None:
         """Take a seat at the table's current game and open its WebSocket."""

@@ -259,10 +259,23 @@ def core(options: argparse.Namespace) -> int:
 # --- moves on a table, through the platform's adapter -----------------------------------------
 
 
+def _wrong(rules, state: dict, now: int) -> dict:
+    """A claim of the table's size that is not one (the first such cards of its board)."""
+    view = rules.view(state, "ann", now)
+    size, links = view["claim_size"], view.get("chain_count", 0) if view.get("chain") else 0
+    chain = [cell["card"] for cell in view.get("chain") or []][:links]
+    for cards in combinations(state["board"], size - links):
+        action = {"type": "claim", "cards": [*chain, *cards]}
+        if _last_outcome(rules, state, "ann", [action], now).get("claim") == "not_set":
+            return action
+    raise ValueError("every claim is good")
+
+
 def _mid_game(rules, options: dict, sets: int, seed: int = 11) -> tuple[dict, int]:
     """Return a table of four players after ``sets`` sets were taken, and its clock."""
     now = 1_700_000_000_000
-    state = rules.new(options=rules.options(options), seed=seed, now_ms=now)
+    # Dealt when made (a table waits for its Start otherwise).
+    state = rules.new(options=rules.options({**options, "start": "now"}), seed=seed, now_ms=now)
     players = ("ann", "bo", "cy", "dee")
     for name in players:
         now += 10
@@ -289,6 +302,15 @@ def _last_outcome(rules, state: dict, actor: str, actions, now: int) -> dict:
         result = rules.apply(state, actor, action, now)
         state = result.state
     return result.outcome
+
+
+def _refused(rules, state: dict, now: int, places: list[int]) -> bool:
+    """Claim three places at a Memory table; tell whether the claim was refused (no set)."""
+    try:
+        rules.apply(state, "ann", {"type": "claim", "positions": places}, now)
+    except ValueError:
+        return True
+    return False
 
 
 def table(options: argparse.Namespace) -> None:
@@ -331,6 +353,24 @@ def table(options: argparse.Namespace) -> None:
         ("chain", "a set through the chain", _mid_game(rules, {"mode": "chain"}, 6)),
         ("puzzle", "a set", _mid_game(rules, {"mode": "puzzle"}, 3)),
     ]
+    # The fork's modes (cards.engine.table.modes.MODES: their own deck and board), mid-game.
+    from cards.engine.table.modes import MODES
+
+    modes += [
+        (key, mode.claim.a, _mid_game(rules, {"mode": key}, 6 if mode.claim.size < 6 else 3))
+        for key, mode in MODES.items()
+        if mode.attributes is not None
+    ]
+    fork_puzzles = [key for key, mode in MODES.items() if mode.attributes and mode.puzzle]
+
+    def dealt_now(key: str) -> dict:
+        return rules.options({"mode": key, "start": "now"})
+
+    # Memory (21 cards face down): a card turned up, and a claim of places that are no set.
+    memory, m_now = next(state for key, _, state in modes if key == "memory")
+    no_set = next(
+        list(t) for t in combinations(range(21), 3) if _refused(rules, memory, m_now, list(t))
+    )
     daily = rules.options({"mode": "puzzle", "day": "2026-11-25"})
     bad_claim = next(
         action
@@ -415,6 +455,26 @@ def table(options: argparse.Namespace) -> None:
         **{
             f"{mode}: view (a player)": viewing(state, "ann", now)
             for mode, _, (state, now) in modes
+        },
+        "memory: reveal a card": repeat(memory, "ann", {"type": "reveal", "position": 7}, m_now),
+        "memory: claim by places, refused": (
+            lambda: [_refused(rules, memory, m_now, no_set) for _ in range(n)],
+            n,
+        ),
+        **{
+            f"{mode}: wrong claim": repeat(state, "ann", _wrong(rules, state, now), now)
+            for mode, _, (state, now) in modes
+            if MODES.get(mode) and MODES[mode].attributes and not MODES[mode].face_down
+        },
+        **{
+            f"{key}: deal a new table": (
+                lambda key=key: [
+                    rules.new(options=dealt_now(key), seed=seed, now_ms=0)
+                    for seed in range(n // 10)
+                ],
+                n // 10,
+            )
+            for key in fork_puzzles
         },
         "puzzle: deal the day's board": (
             lambda: [rules.new(options=daily, seed=0, now_ms=0) for _ in range(n // 10)],

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import random
 
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cards import races
 from cards import serializers as s
 from cards.engine import SetError, all_sets, attribute_report, count_sets, find_set, is_set
 from cards.solitaire import SetGame
 from games.errors import RuleError
-from games.schema import JSON_BODY, JSON_BODY_RESPONSES
+from games.schema import JSON_BODY, JSON_BODY_RESPONSES, error_response
 
 EXAMPLE_SET = ["ONE/GREEN/OPEN/DIAMOND", "TWO/RED/OPEN/DIAMOND", "THREE/PURPLE/OPEN/DIAMOND"]
 
@@ -108,5 +110,39 @@ class SolitaireView(SetView):
                 "found": found,
                 "cards_left": 3**attributes - 3 * found,
                 "sets": [cards_json(taken) for taken in sets],
+            }
+        )
+
+
+class RaceBestView(APIView):
+    @extend_schema(
+        tags=["Set races"],
+        summary="The best times of a Set-N race, today's or of all time",
+        description=(
+            'A Set-N race (the option `"race": N` of a classic table, N 10, 20 or 30) ends at '
+            "the N-th set found at the table; its time runs from the deal to that set. A board "
+            "lists each account's best time, fastest first: races played alone, of the standard "
+            "game (4 attributes, the whole deck, the standard board), with no hint, by accounts "
+            "that are not bots (a guest's time shows on its own table only). The page: /races/."
+        ),
+        parameters=[s.RaceBestQuery],
+        responses={
+            200: s.RaceBestOut,
+            400: error_response("`n` is not 10, 20 or 30, or `period` not day or all."),
+        },
+    )
+    def get(self, request):
+        query = s.RaceBestQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        n, period = query.validated_data["n"], query.validated_data["period"]
+        return Response(
+            {
+                "n": n,
+                "period": period,
+                "day": timezone.localdate().isoformat(),
+                "times": [
+                    {key: row[key] for key in ("rank", "name", "ms", "seconds", "game", "finished")}
+                    for row in races.best_times(n, period)
+                ],
             }
         )

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from cards import pages, puzzle, stats
+from cards import pages, puzzle, races, stats
 from cards.setwar import pages as setwar_pages
 
 urlpatterns = [
@@ -13,6 +13,7 @@ urlpatterns = [
     path("solitaire/", pages.solitaire, name="solitaire"),
     path("solitaire/<int:game_id>/", pages.solitaire_game, name="solitaire-game"),
     path("puzzle/", puzzle.puzzle, name="puzzle"),
+    path("races/", races.races_page, name="races"),
     path("setwar/", setwar_pages.setwar_page, name="setwar"),
     path("setwar/<int:game_id>/", setwar_pages.setwar_page, name="setwar-game"),
     path("stats/", stats.stats_page, name="stats"),

@@ -19,10 +19,21 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cards.engine.card import deck_table
-from cards.rules import LENGTHS, MODE_NAMES, table_options
-from games import limits, option_rules, presence, ratings, selectors, services
+from cards.engine.table.modes import MODES as MODE_RULES
+from cards.rules import LENGTHS, MODE_NAMES, RACES, table_options
+from games import (
+    limits,
+    manners,
+    moderation,
+    option_rules,
+    pool,
+    presence,
+    ratings,
+    selectors,
+    services,
+)
 from games import lobby as lobby_lists
-from games.auth import session_player, session_player_save
+from games.auth import reader_account_id, session_player, session_player_save, table_maker
 from games.errors import GameError
 from games.models import Game, Player
 from games.pages import (
@@ -39,6 +50,7 @@ from games.pages import (
     live_page_context,
     with_query,
 )
+from games.rules import get_rules
 
 RULE_SETS = {
     "declare": ("Declare", (3, 4)),
@@ -55,9 +67,21 @@ FORM_DEFAULTS = {
     "speed": "medium",
     "length": "full",
     "mode": "normal",
+    "race": "off",
 }
 # The choice fields whose combinations the server's option rules judge (games.option_rules).
 CHOICE_FIELDS = ("rules", "mode", "attributes", "length")
+#: What the "Set-10 race" button chooses: the card game itself, the whole deck, no computer, and
+#: a private table (its waiting room: start alone, or share the link and race on one deal).
+RACE_PRESET = {
+    "rules": "classic",
+    "mode": "normal",
+    "attributes": "4",
+    "length": "full",
+    "race": "10",
+    "computers": "0",
+    "visibility": "private",
+}
 
 
 def _form_data(data) -> dict:
@@ -72,6 +96,9 @@ def _form_data(data) -> dict:
         sent.pop("rated", None)
     elif sent.get("preset") == "friend":
         sent["visibility"] = "private"
+    elif sent.get("preset") == "race":
+        sent.update(RACE_PRESET)
+        sent.pop("rated", None)
     return {key: value for key, value in sent.items() if value}
 
 
@@ -99,6 +126,10 @@ def _table_form(data, *, rated: bool = False) -> dict:
     speed = _choice(data, "speed", SPEEDS, "computer speed", "medium")
     length = _choice(data, "length", tuple(LENGTHS), "game length", "full")
     mode = _choice(data, "mode", tuple(MODES), "way to play", "normal")
+    practice = data.get("practice") == "on"
+    race = _choice(data, "race", tuple(RACES), "race", "off")
+    # Kinds of set to deal more often ("differ-1,differ-3"): a profile's practice button.
+    favour = [key.strip() for key in (data.get("favour") or "").split(",") if key.strip()]
     fields = {"rules": rules, "mode": mode, "attributes": str(attributes), "length": length}
     choice = _choice_rules(fields)
     if not choice["accepted"]:
@@ -108,7 +139,38 @@ def _table_form(data, *, rated: bool = False) -> dict:
     if rated and computers > 1:
         raise FormError(ratings.ONE_COMPUTER, "computers")
     seed = random.SystemRandom().randrange(2**62)
-    options = table_options(rules=rules, mode=mode, attributes=attributes, length=length, seed=seed)
+    options = table_options(
+        rules=rules,
+        mode=mode,
+        attributes=attributes,
+        length=length,
+        seed=seed,
+        practice=practice,
+        race=race,
+    )
+    if favour:
+        options["favour"] = favour
+    if race != "off":
+        # The server's own sentences: a race is the card game's, at a classic table, unrated.
+        try:
+            get_rules(Game.Kind.SET).options(options)
+        except GameError as error:
+            raise FormError(error.message, "race") from None
+        if rated:
+            unrated = get_rules(Game.Kind.SET).unrated_options(options)
+            raise FormError(f"{unrated} Untick Rated, or Race to.", "rated")
+    if practice:
+        # The server's own sentences: a practice table is classic, unrated and private (the
+        # form's visibility gives way to it).
+        set_rules = get_rules(Game.Kind.SET)
+        try:
+            set_rules.options(options)
+        except GameError as error:
+            raise FormError(error.message, "practice") from None
+        if rated:
+            unrated = set_rules.unrated_options(options)
+            raise FormError(f"{unrated} Untick Rated, or Practice.", "rated")
+        visibility = "private"
     return {
         "options": options,
         "seed": seed,
@@ -132,14 +194,34 @@ def _lobby_context(request, **extra) -> dict:
         "rule_sets": [(key, label, counts) for key, (label, counts) in RULE_SETS.items()],
         "speeds": SPEEDS,
         "lengths": [(key, label) for key, (label, _size) in LENGTHS.items()],
-        "modes": list(MODES.items()),
+        "races": list(RACES.items()),
+        # Each way to play with its one-line description ("Junior — 27 cards of ..."; the page's
+        # script names a choice by the part before the dash).
+        "modes": [(key, f"{title} \u2014 {MODE_RULES[key].blurb}") for key, title in MODES.items()],
         "computer_counts": range(MAX_COMPUTERS + 1),
         # The rules of the form's options, as the server judges them (the page's script offers
         # only what they allow: static/js/lib/option_rules.js).
         "option_rules": option_rules.option_rules()["kinds"][Game.Kind.SET],
+        # Play now's pools: where this visitor waits, how many wait where (games.pool; the
+        # lobby socket pushes the counts, static/js/pages/pool.js renders them).
+        "pool_state": pool.pool_state(player),
+        # What ticking Practice turns off, in the server's words (cards.rules.SetTable).
+        "practice_notes": {
+            "unrated": get_rules(Game.Kind.SET).unrated_options({"practice": True}),
+            "private": get_rules(Game.Kind.SET).private_refusal({"practice": True}),
+        },
         # The lobby's chat: its latest lines (escaped by the template), and who may write.
-        "lobby_chat": [selectors.chat_json(m) for m in selectors.chat_recent(None)],
+        "lobby_chat": [
+            selectors.chat_json(m)
+            for m in selectors.chat_recent(
+                None,
+                reader=reader_account_id(request),
+                viewer_id=player.pk if player else None,
+            )
+        ],
         "chat_max": services.CHAT_MAX_LENGTH,
+        # Why this visitor may not write there yet (games.manners), shown instead of the input.
+        "lobby_chat_refusal": manners.lobby_chat_refusal(player),
         "form": dict(FORM_DEFAULTS),
         "errors": {},
         "options_open": False,
@@ -216,6 +298,7 @@ def table_create(request):
         table = _table_form(data, rated=rated)
         limits.check_join(request)
         player = session_player_save(request, name)
+        moderation.check_ban(player.pk)  # before the table is made: a banned account makes none
         # A table of its creator and computers is dealt at once; friends wait for the Start. A
         # rated one seats its computer before the deal (a rated game takes no seat once
         # started), then its creator starts it.
@@ -226,6 +309,7 @@ def table_create(request):
             seed=table["seed"],
             is_open=table["is_open"],
             rated=rated,
+            maker=table_maker(request),
         )
         host = services.game_join(game_id=game.pk, player=player, name=player.name)
         for _ in range(table["computers"]):
@@ -240,7 +324,7 @@ def table_create(request):
         field = field or "table"
         if field == "name":
             field = "play_name"  # the form's one name box, at its top
-        if isinstance(error, limits.RateLimited):
+        if isinstance(error, (limits.RateLimited, manners.TooManyTables)):
             context = _lobby_context(request, errors={field: message}, options_open=True)
             context["form"].update(form)
             return render(request, "lobby.html", context, status=form_status(error))
@@ -259,15 +343,21 @@ def _table_context(request, game: Game, *, solitaire: bool = False) -> dict:
     context = live_page_context(request, game)
     game = context["game"]
     view = context["view"]
+    # A ghost race is played alone, against the clock, as solitaire is.
+    ghost = game.options.get("ghost")
+    solitaire = solitaire or ghost is not None
     context["config"].update(
         rules=view.get("rules"),
         solitaire=solitaire,
         started_ms=game.created_ms,
         # The page draws and names cards from these and presses the keys the help shows.
-        deck=deck_table(view.get("attributes", 4)),
+        deck=deck_table(view.get("attributes", 4), base=view.get("values", 3)),
         keys=BOARD_KEYS,
         # A rated table asks before a hint (a hint makes the game unrated for everyone).
         rated=bool(game.rated),
+        # How long a seat's page may be closed before the others may end the game ("End the
+        # game: X left", the end_left action; the rules judge by the seat's last request too).
+        away_ms=game.state.get("away_ms") if isinstance(game.state, dict) else None,
         # The table log is the game's story (GET, and the socket's "story" frames, ?story=1).
         story_url=reverse("game-story", args=[game.pk]),
     )
@@ -278,6 +368,9 @@ def _table_context(request, game: Game, *, solitaire: bool = False) -> dict:
         **context,
         "solitaire": solitaire,
         "daily": daily,
+        "ghost": view.get("ghost"),
+        # "Race this run" once it is over: a table of one person's.
+        "solo_run": [seat.is_computer for seat in game.seats.all()] == [False],
         "description": _describe(game),
         "key_layouts": [(key, name) for key, (name, _rows) in KEY_LAYOUTS.items()],
         "key_rows": [" ".join(row) for row in KEY_LAYOUTS["qwerty"][1]],
@@ -308,8 +401,9 @@ BOARD_KEYS = {
 
 def replay_config(options: dict) -> dict:
     """What a Set replay page needs beyond the views: the words and drawings of its deck."""
-    attributes = options.get("attributes")
-    return {"deck": deck_table(attributes if attributes in (3, 4, 5) else 4)}
+    mode = MODE_RULES.get(options.get("mode", "normal")) or MODE_RULES["normal"]
+    attributes = mode.attributes or options.get("attributes")
+    return {"deck": deck_table(attributes if attributes in (3, 4, 5) else 4, base=mode.values)}
 
 
 @require_GET

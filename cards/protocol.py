@@ -160,8 +160,10 @@ def work_for(game, request: Request, now: int, client: str) -> services.Work | N
 
 def refused(exc: GameError, request: Request, table_id: int) -> Reply:
     """A refused request's line: the limit in words (429, this project's rule; see README), a
-    wrong pick as the spec words it, or the reason."""
+    ban (403, why and until when), a wrong pick as the spec words it, or the reason."""
     if isinstance(exc, limits.RateLimited):
+        return Reply(exc.message + "\n", exc.http_status, table_id)
+    if getattr(exc, "until", None) is not None:  # a banned account's name: why and until when
         return Reply(exc.message + "\n", exc.http_status, table_id)
     return error(BAD_PICK if request.route == "pick" else exc.message, table_id)
 

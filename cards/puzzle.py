@@ -40,6 +40,7 @@ def _puzzles(**filters):
         Game.objects.filter(
             kind=Game.Kind.SET, options__mode="puzzle", options__has_key="day", **filters
         )
+        .exclude(options__has_key="ghost")  # a race against a ghost is no day's game
         .distinct()
         .prefetch_related("seats__player__user")
         .order_by("id")

@@ -12,20 +12,30 @@ the database) is read once and its typed state remembered by the dict's id (`tab
 from __future__ import annotations
 
 import hmac
+import logging
+import random
 import threading
 from collections import OrderedDict
 
 from django.conf import settings
 from django.utils import timezone
 
+from cards import insights
 from cards.engine.bot import set_table_actions
+from cards.engine.card import all_cards
 from cards.engine.classic import ClassicRules
 from cards.engine.deck import new_deck
 from cards.engine.errors import SetError
-from cards.engine.table import DeclareRules, TableState
+from cards.engine.fast import shuffled_codes
+from cards.engine.table import ClassicState, DeclareRules, TableState
+from cards.engine.table.memory import PRIVATE_FIELDS as MEMORY_PRIVATE
+from cards.engine.table.modes import MODES
+from cards.engine.table.race import RACE_TARGETS, race_result
 from cards.story import table_story
 from games.errors import RuleError
 from games.rules import Result, register
+
+logger = logging.getLogger(__name__)
 
 RULE_SETS = {"declare": DeclareRules(), "classic": ClassicRules()}
 
@@ -94,33 +104,61 @@ def _stored(state: TableState, before: TableState, before_data: dict) -> dict:
 
 
 #: The ways to play a classic table (its ``mode`` option), as pages and lists name them.
-MODE_NAMES = {
-    "normal": "The card game",
-    "ultra": "UltraSet",
-    "chain": "Set-Chain",
-    "puzzle": "Puzzle",
-}
+MODE_NAMES = {key: mode.title for key, mode in MODES.items()}
 
 #: How many cards a game deals in all, as the lobby's form offers it (label, cards or None: the
 #: whole deck); a quick game ends after a few sets.
 LENGTHS = {"full": ("Whole deck", None), "quick": ("Quick: 18 cards", 18)}
 
 
-def table_options(*, rules: str, mode: str, attributes: int, length: str, seed: int) -> dict:
+#: The form's "Race to" choices: off, or a Set-N race (cards.engine.table.race).
+RACES = {"off": "Off", **{str(n): f"{n} sets" for n in RACE_TARGETS}}
+
+
+def table_options(
+    *,
+    rules: str,
+    mode: str,
+    attributes: int,
+    length: str,
+    seed: int,
+    practice: bool = False,
+    race: str = "off",
+) -> dict:
     """The options of a table as the lobby's form chooses them (not checked: `SetTable.options`
     checks them): a quick game deals the first cards of a shuffle from `seed`; a puzzle deals
-    its own 12 cards, so it has no length."""
+    its own 12 cards, so it has no length; a practice table says so; a race (``race``, "off" or
+    its N) ends at its N-th set."""
     options = {"rules": rules, "attributes": attributes}
     if mode != "normal":
         options["mode"] = mode
+    if practice:
+        options["practice"] = True
+    if race != "off":
+        options["race"] = int(race)
     size = LENGTHS[length][1]
     if size is not None and size < 3**attributes and mode != "puzzle":
-        options["deck"] = [card.protocol for card in new_deck(attributes, rng=seed)[:size]]
+        options["deck"] = shuffled_texts(mode, attributes, seed)[:size]
     return options
 
 
+def shuffled_texts(mode: str, attributes: int, seed: int) -> list[str]:
+    """The protocol texts of a table's deck shuffled from ``seed``: the mode's own deck (a 4Set
+    mode's four values an attribute), or the deck of ``attributes``."""
+    rules = MODES.get(mode) or MODES["normal"]
+    if rules.values == 3:
+        return [card.protocol for card in new_deck(rules.attributes or attributes, rng=seed)]
+    cards = all_cards(rules.attributes or attributes, rules.values)
+    return [cards[code].protocol for code in shuffled_codes(len(cards), random.Random(seed))]
+
+
 # What the rules read of each action: the log keeps that, not whatever else was sent.
-ACTION_FIELDS = {"pick": ("type", "row", "col"), "claim": ("type", "cards")}
+ACTION_FIELDS = {
+    "pick": ("type", "row", "col"),
+    "claim": ("type", "cards", "positions"),  # Memory claims board places
+    "reveal": ("type", "position"),
+    "end_left": ("type", "seat"),
+}
 
 
 class SetTable:
@@ -151,7 +189,7 @@ class SetTable:
         if not isinstance(options, dict):
             raise RuleError(
                 "Set table options are a JSON object: rules, attributes, deck, board_size, "
-                "away_ms, declare_ms, mode, day, start.",
+                "away_ms, declare_ms, mode, day, start, practice, favour, race.",
                 "bad_option",
             )
         # A table opens waiting for its players, unless it says to deal at once (solitaire,
@@ -159,12 +197,39 @@ class SetTable:
         # Stored explicitly: a game stored without it was dealt when made (the engine's default).
         if "start" not in options:
             options = {**options, "start": "now" if "day" in options else "wait"}
-        # A mode is a way to play the classic table, so it implies the classic rules.
-        rules = options.get("rules", "classic" if "mode" in options else "declare")
+        # A ghost race names the recorded game it races (games.ghosts deals it as that game
+        # was dealt); the engine never sees it.
+        ghost = options.get("ghost")
+        if "ghost" in options:
+            if not isinstance(ghost, int) or isinstance(ghost, bool) or not 1 <= ghost < 2**63:
+                raise RuleError(
+                    f"The ghost option is the id of a finished solo game to race; got "
+                    f"{ghost!r:.40}.",
+                    "bad_option",
+                )
+            options = {k: v for k, v in options.items() if k != "ghost"}
+        # A mode is a way to play the classic table, so it implies the classic rules; so does
+        # practice (its pause and hints are the classic table's), and so do favour (a deal
+        # that favours kinds of set, for practice too) and a race.
+        practised = options.get("practice", False) is not False
+        classic = "mode" in options or practised or "favour" in options or "race" in options
+        rules = options.get("rules", "classic" if classic else "declare")
         if rules == "declare" and options.get("mode", "normal") != "normal":
             raise RuleError(
                 "The mode option is for classic tables; a declare table plays the card game "
                 "itself.",
+                "bad_option",
+            )
+        if rules == "declare" and "race" in options:
+            raise RuleError(
+                "A race is played at a classic table (claims of three cards at once), not a "
+                "declare table.",
+                "bad_option",
+            )
+        if rules == "declare" and practised:
+            raise RuleError(
+                "Practice is played at classic tables (select three cards to claim them): leave "
+                'out "rules": "declare", or the practice option.',
                 "bad_option",
             )
         engine = self.engine({"rules": rules})
@@ -172,6 +237,8 @@ class SetTable:
             given = {k: v for k, v in options.items() if k != "rules"}
             if rules == "declare" and given.get("mode") == "normal":
                 del given["mode"]
+            if rules == "declare" and "practice" in given:  # false: no practice, said outright
+                del given["practice"]
             cleaned = engine.clean_options(given)
         except SetError as error:
             raise RuleError(str(error), getattr(error, "code", "bad_option")) from None
@@ -182,7 +249,7 @@ class SetTable:
                 f"{timezone.localdate().isoformat()}.",
                 "bad_option",
             )
-        return {"rules": rules, **cleaned}
+        return {"rules": rules, **cleaned, **({"ghost": ghost} if ghost is not None else {})}
 
     def seed_for(self, options: dict) -> int | None:
         """The seed of a day's puzzle: the same deal for everyone that day, drawn from the
@@ -194,7 +261,7 @@ class SetTable:
         return int.from_bytes(digest.digest()[:8], "big") >> 2  # fits a signed 64-bit column
 
     def new(self, *, options: dict, seed: int, now_ms: int) -> dict:
-        engine_options = {k: v for k, v in options.items() if k != "rules"}
+        engine_options = {k: v for k, v in options.items() if k not in ("rules", "ghost")}
         return stored(
             self.engine(options).new_state(options=engine_options, seed=seed, now_ms=now_ms)
         )
@@ -221,6 +288,14 @@ class SetTable:
     def view(self, state: dict, actor: str | None, now_ms: int) -> dict:
         typed = table_state(state)
         return RULE_SETS[typed.rules].view(typed, actor, now_ms)
+
+    def replay_view(self, state: dict, now_ms: int) -> dict:
+        """A watcher's view of one step of a finished game's replay: everything shown (Memory's
+        face-down cards too, `cards.engine.table.memory`)."""
+        typed = table_state(state)
+        if typed.rules == "classic":
+            return ClassicRules.view(typed, None, now_ms, shown=True)
+        return RULE_SETS[typed.rules].view(typed, None, now_ms)
 
     def seat_view(self, state: dict, actor: str, now_ms: int) -> dict | None:
         """What `actor`'s view adds to a watcher's (None: the rule set draws each seat's whole;
@@ -250,20 +325,59 @@ class SetTable:
         parts = [named or str(options.get("rules", "declare")).capitalize()]
         if isinstance(options.get("day"), str):
             parts = [f"Daily puzzle of {options['day']}"]
+        if isinstance(options.get("ghost"), int):
+            parts.insert(0, f"Ghost race of #{options['ghost']}")
         if options.get("attributes") in (3, 4, 5):
             parts.append(f"{options['attributes']} attributes")
         if isinstance(options.get("deck"), list) and options["deck"] and mode != "puzzle":
             parts.append(f"{len(options['deck'])} cards")
+        if isinstance(options.get("race"), int):
+            parts.append(f"Set-{options['race']} race")
         return ", ".join(parts)
+
+    def badges(self, options: dict) -> list[str]:
+        """The words lists show as badges beside a table's description: "practice"."""
+        return ["practice"] if options.get("practice") is True else []
+
+    def hides_cards(self, options: dict) -> bool:
+        """Whether a table of these options can hide its cards: a practice table (its pause)."""
+        return options.get("practice") is True
+
+    def cards_hidden(self, state: dict) -> bool:
+        """Whether the table's cards are hidden from everyone now: a paused practice table."""
+        practice = table_state(state).practice
+        return practice is not None and practice.paused
+
+    def hidden_fields(self, outcome: dict) -> tuple[str, ...]:
+        """The fields of a move's outcome (or action) that name cards, withheld from everyone
+        while a paused practice table hides them: a claim's cards (those of a wrong claim are
+        still on the board), their positions and why lines, a hint, "show me" and their
+        message."""
+        return ("cards", "positions", "why", "hint", "show", "message")
+
+    def private_refusal(self, options: dict) -> str | None:
+        """Why a table of these options cannot be open (listed, anyone may join), or None: a
+        practice table is private, for a learner or a class that shares its link."""
+        if options.get("practice") is True:
+            return (
+                "A practice table is private: create it without open, and share its link with "
+                "whoever should join."
+            )
+        return None
 
     def bot_actions(self, state: dict, name: str) -> list[dict] | None:
         return set_table_actions(table_state(state), name)
 
     def private_fields(self, outcome: dict) -> tuple[str, ...]:
         """The fields of a move's outcome that only its seat may read while the game is being
-        played: a hint's card, and the message that names it. How many sets there are, or
-        that a hint was asked, is anyone's."""
-        return ("hint", "message") if outcome.get("action") == "hint" else ()
+        played: a hint's card (a practice table's cards), the sets "show me" drew, and the
+        message that names them. How many sets there are, or that a hint was asked, is
+        anyone's."""
+        if outcome.get("action") == "reveal":  # Memory: the card turned up is its player's
+            return MEMORY_PRIVATE
+        if outcome.get("action") in ("hint", "show"):
+            return ("hint", "show", "message")
+        return ()
 
     def story(self, options: dict, moves, **reader) -> list[dict]:
         """The table's log in words: sets with their cards, wrong claims with why, hints,
@@ -272,7 +386,9 @@ class SetTable:
 
     def rematch_options(self, options: dict, seed: int) -> dict:
         """The options of the same table played again: a chosen deck (a quick game's first
-        cards of a shuffle) is dealt again from the new seed, as many cards as before."""
+        cards of a shuffle) is dealt again from the new seed, as many cards as before; a ghost
+        race played again on a new deal is no race (its ghost found sets on another deal)."""
+        options = {k: v for k, v in options.items() if k != "ghost"}
         if options.get("mode") == "puzzle":
             # Another puzzle: the day's puzzle again would be the same board.
             return {k: v for k, v in options.items() if k not in ("day", "deck")}
@@ -280,8 +396,8 @@ class SetTable:
         if not isinstance(deck, list):
             return options
         attributes = options.get("attributes", 4)
-        cards = new_deck(attributes, rng=seed)[: len(deck)]
-        return {**options, "deck": [card.protocol for card in cards]}
+        mode = options.get("mode", "normal")
+        return {**options, "deck": shuffled_texts(mode, attributes, seed)[: len(deck)]}
 
     def dealt_options(self, options: dict) -> dict:
         """The options of the same table dealt when made (what a waiting table's deal is)."""
@@ -298,6 +414,9 @@ class SetTable:
         "set-classic-5": "Set classic, 5 attributes",
         "set-ultra": "UltraSet",
         "set-chain": "Set-Chain",
+        # The fork's modes, each on its own deck and board (cards.engine.table.modes), each
+        # rated apart; a fixed puzzle keeps best times instead.
+        **{f"set-{key}": mode.title for key, mode in MODES.items() if mode.attributes},
     }
 
     def unrated_options(self, options: dict) -> str | None:
@@ -306,14 +425,23 @@ class SetTable:
         has its best times per day instead."""
         attributes = options.get("attributes", 4)
         mode = options.get("mode", "normal")
+        if options.get("practice") is True:
+            return "A practice table is not rated: it has a pause and hints for learning."
+        if "ghost" in options:
+            return "A ghost race is not rated: its ghost shows the sets it found."
         if mode == "puzzle":
             return "A puzzle is not rated: it keeps its best times instead."
+        if "race" in options:
+            return "A race is not rated: it keeps its best times instead."
+        if "favour" in options:
+            return "A table that deals some kinds of set more often is not rated."
         if "deck" in options:
             count = len(options["deck"]) if isinstance(options["deck"], list) else 0
             return f"A quick game ({count} cards) is not rated: a rated game deals the whole deck."
         if "board_size" in options:
             return "A table with a chosen board size is not rated."
-        if mode != "normal" and attributes != 4:
+        own_deck = mode in MODES and MODES[mode].attributes is not None
+        if mode != "normal" and not own_deck and attributes != 4:
             return f"{MODE_NAMES.get(mode, mode)} is rated with 4 attributes only."
         return None
 
@@ -327,6 +455,20 @@ class SetTable:
         if mode != "normal":
             return f"set-{mode}"
         return f"set-{options.get('rules', 'declare')}{'' if attributes == 4 else f'-{attributes}'}"
+
+    def play_now_options(self, mode: str, players: int) -> dict | None:
+        """The options of a Play now table of a rated `mode` (games.pool), for `players`; None
+        for a mode this kind has not. The whole deck, as a rated table deals it."""
+        if mode not in self.rating_modes:
+            return None
+        name = mode.removeprefix("set-")
+        rules, _, attributes = name.partition("-")
+        if rules in RULE_SETS and (attributes or "4").isdigit():
+            options = {"rules": rules, "attributes": int(attributes or 4)}
+        else:
+            own = MODES[name].attributes if name in MODES else None
+            options = {"rules": "classic", "attributes": own or 4, "mode": name}
+        return options if self.rating_mode(self.options(options)) == mode else None
 
     #: What unrates a table created rated once it is played (`unrated_state`), for people.
     unrated_by = "A hint taken makes a rated table unrated, for everyone at it."
@@ -366,10 +508,15 @@ class SetTable:
         "seconds_per_set": "Seconds per set",
         "solitaire_seconds": "Solitaire time (seconds)",
         "puzzle_seconds": "Puzzle time (seconds)",
+        **{f"race_{n}_seconds": f"Set-{n} race, alone (seconds)" for n in RACE_TARGETS},
     }
 
-    def stats(self, options: dict, state: dict, moves) -> dict[str, dict]:
-        """What each player did at a finished table, for profiles and the site's numbers.
+    #: The `stats` fields that are the time of a whole solo run (profiles' best runs to race).
+    run_time_fields = ("solitaire_seconds", "puzzle_seconds")
+
+    def stats(self, options: dict, state: dict, moves) -> dict[str, dict] | None:
+        """What each player did at a finished table, for profiles and the site's numbers; None
+        for a practice table, which is left out of every record.
 
         ``moves`` are the table's log as ``(actor, outcome, at_ms)``, in order. Per player:
 
@@ -380,8 +527,13 @@ class SetTable:
           set, or since its first move;
         - ``solitaire_seconds``: a solitaire game's time, from its first move to its last (one
           player at a classic table of the standard deck, with no hint);
-        - ``puzzle_seconds``: a puzzle played alone with no hint: from its deal to its last set.
+        - ``puzzle_seconds``: a puzzle played alone with no hint: from its deal to its last set;
+        - ``race_<N>_seconds``: a Set-N race played alone with no hint: from its deal to its
+          N-th set (`race_seconds`). At a race of two or more, ``games_won`` goes to its winner
+          (a tie of sets to the earlier last set).
         """
+        if options.get("practice") is True:
+            return None
         typed = table_state(state)
         found: dict[str, list[float]] = {name: [] for name in typed.scores}
         start = previous = None
@@ -393,8 +545,12 @@ class SetTable:
                 found.setdefault(actor, []).append((at_ms - (previous or start)) / 1000)
                 previous = at_ms
         best = max(typed.scores.values(), default=None)
+        race = race_result(typed) if isinstance(typed, ClassicState) else None
+        race_time = self.race_seconds(options, state)
+        # A ghost race is no record: its ghost shows the sets of the same deal as it finds them.
         solitaire = (
-            len(typed.scores) == 1
+            "ghost" not in options
+            and len(typed.scores) == 1
             and typed.rules == "classic"
             and self.rating_mode(options) == "set-classic"
             and not any(tally.hinted for tally in typed.tally.values())
@@ -404,28 +560,91 @@ class SetTable:
         stats = {}
         for name, score in typed.scores.items():
             tally = typed.tally.get(name)
+            won = name == race["winner"] if race else score == best
             stats[name] = {
-                "games_won": int(len(typed.scores) > 1 and score == best),
+                "games_won": int(len(typed.scores) > 1 and won),
                 "sets_found": tally.sets if tally else 0,
                 "wrong_claims": tally.wrong + tally.timeouts if tally else 0,
                 "seconds_per_set": found.get(name, []),
                 "solitaire_seconds": [(last - start) / 1000] if solitaire else [],
                 "puzzle_seconds": [] if puzzle is None else [puzzle],
+                **{
+                    f"race_{n}_seconds": [race_time] if race_time and n == options["race"] else []
+                    for n in RACE_TARGETS
+                },
             }
         return stats
+
+    def race_record(self, options: dict) -> bool:
+        """Whether a race of these options can set a record: the standard game (4 attributes,
+        the whole deck, the standard board), so that every time on a board compares."""
+        return (
+            "race" in options
+            and options.get("attributes", 4) == 4
+            and "deck" not in options
+            and "board_size" not in options
+        )
+
+    def race_seconds(self, options: dict, state: dict) -> float | None:
+        """A Set-N race's time, from its deal to its N-th set, when it is a record: the standard
+        game (`race_record`), played alone with no hint (hints cost nothing at a race, so a
+        hinted time would be no record; a race with others has each player's sets, not one
+        player's time); else None."""
+        typed = table_state(state)
+        if not self.race_record(options) or not isinstance(typed, ClassicState):
+            return None
+        result = race_result(typed)
+        if (
+            result is None
+            or result["ms"] is None
+            or len(typed.scores) != 1
+            or any(tally.hints or tally.hinted for tally in typed.tally.values())
+        ):
+            return None
+        return result["ms"] / 1000
+
+    def insight_figures(
+        self, options: dict, seed: int, created_ms: int, moves
+    ) -> dict[str, dict] | None:
+        """Each player's claims at a finished table, for their insights (`cards.insights`):
+        None for a table that does not count. ``moves``: ``(actor, action, outcome, at_ms)``."""
+        try:
+            return insights.game_figures(self.engine(options), options, seed, created_ms, moves)
+        except (SetError, KeyError, ValueError):
+            # The log is the truth and replays (a test checks it for every kind); a game that
+            # would not is left out of insights rather than breaking a profile.
+            logger.exception("insights: the log of a %s table did not replay", options)
+            return None
+
+    def insights(self, games: list[dict]) -> dict:
+        """One player's insights from their figures at their last games, newest first."""
+        return insights.summarise(games)
 
     def puzzle_seconds(self, options: dict, state: dict) -> float | None:
         """A puzzle's time, from its deal to its last set, when it counts: found alone and
         with no hint (profiles and the daily puzzle's best times); else None."""
         typed = table_state(state)
         if (
-            options.get("mode") != "puzzle"
+            options.get("practice") is True
+            or options.get("mode") != "puzzle"
+            or "ghost" in options
             or len(typed.scores) != 1
             or typed.ended_ms is None
             or any(tally.hinted for tally in typed.tally.values())
         ):
             return None
         return (typed.ended_ms - (typed.started_ms or typed.created_ms)) / 1000
+
+    def ghost_sets(self, options: dict, state: dict, moves) -> list[dict]:
+        """The sets found at a table, in the order found: each one's time since the deal
+        (``at_ms``) and its cards, from its log of ``(actor, outcome, at_ms)`` (games.ghosts:
+        a recorded run's sets are its ghost's, a race's are compared with them)."""
+        start = table_state(state).started_ms or 0
+        return [
+            {"at_ms": at_ms - start, "cards": list(outcome.get("cards", ()))}
+            for _actor, outcome, at_ms in moves
+            if outcome.get("claim") == "set" or outcome.get("pick") == "set"
+        ]
 
     def rating(self, options: dict, state: dict) -> tuple[str, dict[str, int]] | None:
         """The mode a finished table is rated in and each player's rank (0 first, equal scores
@@ -434,8 +653,13 @@ class SetTable:
         typed = table_state(state)
         if mode is None or self.unrated_state(state) is not None:
             return None
-        ordered = sorted(set(typed.scores.values()), reverse=True)
-        return mode, {name: ordered.index(score) for name, score in typed.scores.items()}
+        # Who left the game (end_left) ranks last, behind everyone who stayed, whatever the score.
+        left = set(getattr(typed, "left", ()))
+        stayed = {name: score for name, score in typed.scores.items() if name not in left}
+        ordered = sorted(set(stayed.values()), reverse=True)
+        ranks = {name: ordered.index(score) for name, score in stayed.items()}
+        ranks.update(dict.fromkeys(left, len(ordered)))
+        return mode, ranks
 
 
 register(SetTable())

@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from cards.engine import Card, SetError, parse_card, parse_cards
 from cards.engine.table import AWAY_MS, DECLARE_MS, MAX_CLOCK_MS
+from cards.engine.table.modes import MODES
 from games.serializers import (
     ACTIONS,
     CREATE_REQUESTS,
@@ -203,14 +204,53 @@ CARD_TEXT = {
             },
             "mode": {
                 "type": "string",
-                "enum": ["normal", "ultra", "chain", "puzzle"],
+                "enum": list(MODES),
                 "default": "normal",
-                "description": "Classic tables (a mode implies the classic rules): `normal`, the "
-                "card game; `ultra` (UltraSet: claim four cards, two pairs with the same "
-                "completing card); `chain` (Set-Chain: after the first set, each set takes "
-                "exactly one card of the last set found, shown beside the board); `puzzle` (a "
-                "fixed board of 12 cards holding exactly 6 sets: find them all; 3 or 4 "
-                "attributes, no board_size, its deck is its 12 cards).",
+                "description": "Classic tables (a mode implies the classic rules): "
+                + "; ".join(f"`{key}` ({mode.title}: {mode.blurb})" for key, mode in MODES.items())
+                + ". `puzzle` is this site's fixed board (3 or 4 attributes, no board_size, its "
+                "deck is its 12 cards); `deckpuzzle` is the fork's plain Puzzle. The fork's modes "
+                "(junior and after) have their own deck and board: no board_size, and attributes "
+                "only as the mode's own.",
+            },
+            "practice": {
+                "type": "boolean",
+                "default": False,
+                "description": "A practice table (classic rules, any mode; it implies classic): "
+                "private and unrated, so a create with `open` or `rated` true is a 400 that "
+                "says why (code `private_only` or `not_rated`). Its host (the first to sit) "
+                'pauses and resumes it (`{"type": '
+                '"pause"}`, `{"type": "resume"}`): while paused no card is sent (the view\'s '
+                "`board` is empty, `paused` true), `elapsed_ms` stands still, and claims, "
+                'hints, counts and "show me" are a 409 "The game is paused.". Each hint press '
+                "reveals one more card of the same claim (the view's `hint.cards`), and "
+                '`{"type": "show"}` draws one more of the board\'s sets (the view\'s `show`: '
+                "`sets` drawn so far and their `total`); both start again at any claim. Left "
+                "out of ratings, stats and profiles' records.",
+            },
+            "race": {
+                "type": "integer",
+                "enum": [10, 20, 30],
+                "description": "Classic tables in the normal mode (a race implies the classic "
+                "rules): a Set-N race, which ends at the N-th set found at the table; the found "
+                "sets are shuffled back into an empty deck, so it always gets there. Its view's "
+                "`race` has the target, each set's finder and time, the clock and the result "
+                "(the most sets wins, a tie going to the earlier last set). Never rated; a race "
+                "alone, with the whole deck and no hint, is a best time: GET /api/races/best.",
+            },
+            "favour": {
+                "type": "array",
+                "items": {"type": "string", "enum": [f"differ-{n}" for n in range(1, 6)]},
+                "minItems": 1,
+                "uniqueItems": True,
+                "description": "Classic tables of the normal mode, shuffled (not with deck): kinds "
+                "of set to deal more often, each by how many attributes differ among its three "
+                "cards (`differ-1` up to the table's attributes; not every kind at once). The "
+                "shuffled deck is re-ordered so that each deal brings whole sets of those kinds; "
+                "the same seed gives the same deal. It implies classic, and such a table is not "
+                "rated. A profile's insights offer it for the kinds one misses most (with "
+                "`practice`).",
+                "example": ["differ-1", "differ-2"],
             },
             "day": {
                 "type": "string",
@@ -238,6 +278,22 @@ CARD_TEXT = {
                 "of computers, a table for the text protocol). A rated table takes no new "
                 "player once dealt.",
             },
+            "ghost": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 2**63 - 1,
+                "description": "A ghost race: the id of a finished solo game (one person's, "
+                "classic or declare, any mode) to race on its own deal. The new table takes "
+                "that game's options and seed (send no other option, or the same values: else "
+                'a 400) and waits for its Start; its views carry `ghost` (`{"game", '
+                '"player", "sets": [{"at_ms", "cards"}]}`: the recording\'s sets, '
+                'each its time since the deal) and, once over, `ghost_result` (`{"sets": '
+                '[{"set", "you_ms", "ghost_ms", "ahead"}], "winner", '
+                '"lines", "summary"}`: who was ahead at each set). A 400 names why a game '
+                "cannot be raced (not over, not solo, private to the requester, another kind or "
+                "other options); a 404 when there is no such game. Not rated, and no solitaire "
+                "or daily-puzzle time.",
+            },
             "declare_ms": {
                 "type": "integer",
                 "minimum": 1,
@@ -263,18 +319,32 @@ class SetGameCreateRequest(GameCreateCommon):
 
 
 @extend_schema_field(
-    {"type": "array", "items": CARD_TEXT, "minItems": 3, "maxItems": 4, "uniqueItems": True}
+    {"type": "array", "items": CARD_TEXT, "minItems": 3, "maxItems": 6, "uniqueItems": True}
 )
 class ClaimCardsField(serializers.ListField):
-    """Three different cards (four at an ultra table)."""
+    """Three different cards (four at an UltraSet table, six at a GhostSet table)."""
 
 
 class SetSimpleAction(serializers.Serializer):
     type = serializers.ChoiceField(
-        choices=["declare", "add", "hint", "count", "look", "watch", "start"],
+        choices=[
+            "declare",
+            "add",
+            "hint",
+            "count",
+            "look",
+            "watch",
+            "start",
+            "pause",
+            "resume",
+            "show",
+        ],
         help_text="Declare tables: declare, add, hint, count, look, watch. Classic tables: hint, "
         "count, look. Both: start (a waiting table's Start: its cards are dealt 3 s later; "
-        "before that every action but join, look, watch and start is a 409).",
+        "before that every action but join, look, watch and start is a 409). Practice tables "
+        "(the option `practice`): pause and resume (the host only, else 403; pausing a paused "
+        'table or resuming a running one is a 409), and show ("show me": one more of the '
+        "board's sets drawn each time).",
     )
 
 
@@ -287,10 +357,92 @@ class PickAction(serializers.Serializer):
 class ClaimAction(serializers.Serializer):
     type = serializers.ChoiceField(choices=["claim"])
     cards = ClaimCardsField(
-        help_text="Set classic tables: three different cards on the board (ultra: four; chain: "
-        "one of them from the chain, once there is one; the view's claim_size says how many)."
+        required=False,
+        help_text="Set classic tables: three different cards on the board (UltraSet modes and "
+        "the 4Set modes: four; ghostset: six; chain modes: the view's chain_count of them from "
+        "the chain, once there is one; the view's claim_size says how many).",
+    )
+    positions = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        min_length=3,
+        max_length=6,
+        required=False,
+        help_text="Instead of cards: the board positions of the claim's cards (Memory's board "
+        "lies face down, so its claims name places). A Memory claim that is not a set is a "
+        '400 "Not a Set", with no penalty.',
+    )
+
+
+class RevealAction(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["reveal"])
+    position = serializers.IntegerField(
+        min_value=0,
+        help_text="Memory tables: turn up the card at this board position for yourself alone: "
+        "the outcome's card and digits (withheld from everyone else until the game ends). "
+        "Nothing changes at the table.",
+    )
+
+
+class EndLeftAction(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["end_left"])
+    seat = serializers.CharField(
+        help_text="Rated tables (Set classic and declare, the Square Game): end the game "
+        "because this seat left: away (no request, no open socket) for longer than the table's "
+        "away_ms (a Set table's: a minute by default; a Square Game's: two minutes on its turn, "
+        "a seat waiting for its turn has not left). Any other seated player may; the game is "
+        "over at once and the leaver ranks last (the others win; the ratings move so). "
+        "Refused (409, a sentence, nothing changed) while the seat is still here, at an "
+        "unrated table, or for one's own seat (400). A leave counts: the third in 24 hours "
+        "makes its account wait before it plays rated again (LEAVE_WAIT_MINUTES, doubling "
+        "with each leave more)."
     )
 
 
 CREATE_REQUESTS["set"] = SetGameCreateRequest
-ACTIONS.extend([SetSimpleAction, PickAction, ClaimAction])
+ACTIONS.extend([SetSimpleAction, PickAction, ClaimAction, RevealAction, EndLeftAction])
+
+
+class RaceBestQuery(serializers.Serializer):
+    n = serializers.ChoiceField(
+        choices=[10, 20, 30],
+        help_text="The race: 10, 20 or 30 sets.",
+        error_messages={
+            "required": "n is required: the race's number of sets, 10, 20 or 30.",
+            "invalid_choice": "n is 10, 20 or 30 (the race's number of sets); got {input}.",
+        },
+    )
+    period = serializers.ChoiceField(
+        choices=["day", "all"],
+        required=False,
+        default="all",
+        help_text="day: the races ended today (the server's date); all (the default): every race.",
+        error_messages={
+            "invalid_choice": "period is day or all; got {input}.",
+        },
+    )
+
+    def to_internal_value(self, data):
+        # A blank query value would be taken as absent (the default): it is named instead.
+        if hasattr(data, "get") and data.get("period") == "":
+            raise serializers.ValidationError({"period": ["period is day or all; got nothing."]})
+        return super().to_internal_value(data)
+
+
+class RaceTimeOut(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="1 for the fastest.")
+    name = serializers.CharField(help_text="The account's name (its profile: /u/<name>).")
+    ms = serializers.IntegerField(help_text="The time, from the deal to the N-th set, in ms.")
+    seconds = serializers.FloatField(help_text="The same time in seconds, to the hundredth.")
+    game = serializers.IntegerField(help_text="The game of that time (its replay).")
+    finished = serializers.DateTimeField(help_text="When that race ended.")
+
+
+class RaceBestOut(serializers.Serializer):
+    n = serializers.IntegerField()
+    period = serializers.CharField()
+    day = serializers.DateField(help_text="The server's date today (the day of period=day).")
+    times = RaceTimeOut(
+        many=True,
+        help_text="Each account's best time, fastest first (at most 20): races alone, of the "
+        "standard game (81 cards), with no hint, by accounts that are not bots.",
+    )

@@ -292,12 +292,19 @@ def _site_numbers() -> dict:
         .annotate(games=Count("id"))
     }
     days = [first + datetime.timedelta(days=offset) for offset in range(SITE_DAYS)]
-    rows = list(finished.values_list("id", "kind", "options"))
-    figures = profiles.finished_stats(game_id for game_id, _, _ in rows)
+    rows = list(finished.values_list("id", "kind", "options", "finished"))
+    figures = profiles.finished_stats(game_id for game_id, _, _, _ in rows)
+    # A game left out of every record (a practice table) is not counted either.
+    unrecorded = [row for row in rows if row[0] in figures and figures[row[0]] is None]
+    for _game_id, _kind, _options, finished_at in unrecorded:
+        day = timezone.localdate(finished_at)
+        if per_day.get(day):
+            per_day[day] -= 1
+    rows = [row for row in rows if row not in unrecorded]
     sets_found = 0
     seconds: dict[str, list[float]] = defaultdict(list)
-    for game_id, kind, options in rows:
-        for seat in figures.get(game_id, {}).values():
+    for game_id, kind, options, _finished in rows:
+        for seat in (figures.get(game_id) or {}).values():
             sets_found += seat.get("sets_found", 0)
             if "seconds_per_set" in seat:
                 seconds[ratings.mode_of(kind, options) or "other"] += seat["seconds_per_set"]

@@ -43,6 +43,7 @@ offered.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import signal
@@ -89,10 +90,25 @@ LINGER_S = 2
 
 
 class Channel(http.HTTPChannel):
-    """Twisted's HTTP connection, answering 414 or 431 where it would close or say 400."""
+    """Twisted's HTTP connection, answering 414 or 431 where it would close or say 400; its
+    requests leave a form's body unparsed."""
 
     refused = False
     _header_bytes = 0
+    _requests = http.Request
+
+    # daphne gives each connection its request class (WebRequest) through Twisted's
+    # `requestFactory`; each request is made with Twisted's documented switch
+    # `parsePOSTFormSubmission` off. On, Twisted parses every POST's Content-Type with the
+    # e-mail package (a tenth of the server's CPU under bench/bench_bots.py) to read a form into
+    # `Request.args`, which daphne never reads: the application gets the body as it came.
+    @property
+    def requestFactory(self):
+        return functools.partial(self._requests, parsePOSTFormSubmission=False)
+
+    @requestFactory.setter
+    def requestFactory(self, value) -> None:
+        self._requests = value
 
     def lineReceived(self, line: bytes) -> None:
         if self.refused:

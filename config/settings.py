@@ -14,6 +14,13 @@ Environment variables (all optional here; see config/settings_production.py for 
   share one Redis but not one database need different prefixes.
 - RATE_LIMIT_JOINS, RATE_LIMIT_MOVES: per-client limits such as "30/min" or "20/s", or "off".
 - RATE_LIMIT_CHAT: chat messages per player, such as "10/10s" (the default), or "off".
+- LOBBY_CHAT_MIN_GAMES: finished games an account needs before it writes in the lobby's chat
+  (default 3; 0 opens it to every named player, guests too). Before, it chats at its tables.
+- PUBLIC_TABLES_PER_HOUR: unfinished public tables one player (account or guest session) may
+  have made in the last hour (default 4; 0: no limit); beyond, 429 with Retry-After.
+- LEAVE_FREE_PER_DAY, LEAVE_WAIT_MINUTES: rated games an account may leave in 24 hours (default
+  2) before it waits LEAVE_WAIT_MINUTES (default 10, doubling with each leave more) to play
+  rated again.
 - RATE_LIMIT_LOGINS, RATE_LIMIT_ACCOUNT_LOGINS: failed logins per client address (default
   "30/5min") and per account (default "5/5min"), whichever way in (the log-in form, POST
   /api/auth/token, the admin's log-in); over either, every login is refused with 429 until the
@@ -24,10 +31,15 @@ Environment variables (all optional here; see config/settings_production.py for 
   newline (default 7); GAME_STREAMS_MAX_OPEN: game streams open at once per account, seat or
   client address in each server process (default 8; beyond, 429).
 - RATE_LIMIT_CHALLENGES: challenges an account may send (default "20/min"; beyond, 429).
+- RATE_LIMIT_REPORTS: reports an account may file (default "20/hour"; beyond, 429).
 - EVENT_STREAM_KEEPALIVE_S, EVENT_STREAMS_MAX_OPEN: an account's event stream (GET
   /api/stream/event) sends a bare newline after this many quiet seconds (default 7); at most this
   many are open at once per account in each server process (default 4; beyond, 429).
 - CHALLENGE_EXPIRES_S: seconds a challenge waits for its answer (default 60).
+- ARENA_MINUTE_S: seconds of an arena tournament's minute (default 60; shortened in tests).
+- ARENA_DAILY_HOUR: the UTC hour the daily arenas start (default 18).
+- POOL_WAIT_LIMIT_S: Play now's wait limit (default 10): past it, a player sits with whoever of
+  2 or more is closest in rating (games.pool, games.pairing).
 """
 
 import os
@@ -111,6 +123,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.display",
+                "games.context_processors.manners",
             ],
         },
     },
@@ -185,6 +198,8 @@ if os.environ.get("REDIS_URL"):
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "KEY_PREFIX": CHANNEL_PREFIX,
+            # One pool per process, not one per request (config/redis_pool.py).
+            "OPTIONS": {"pool_class": "config.redis_pool.SharedConnectionPool"},
         }
     }
 else:
@@ -303,7 +318,15 @@ EVENT_STREAMS_MAX_OPEN = int(os.environ.get("EVENT_STREAMS_MAX_OPEN", "4"))
 # A challenge between accounts (accounts.challenges) waits this long for its answer; an account
 # sends at most RATE_LIMIT_CHALLENGES of them.
 CHALLENGE_EXPIRES_S = float(os.environ.get("CHALLENGE_EXPIRES_S", "60"))
+# Arena tournaments (games.tournaments): the seconds of a tournament's minute (a test's
+# tournament may be shortened), and the daily arenas' hour (UTC).
+ARENA_MINUTE_S = float(os.environ.get("ARENA_MINUTE_S", "60"))
+ARENA_DAILY_HOUR = int(os.environ.get("ARENA_DAILY_HOUR", "18"))
+# Play now: past this wait, a player sits with whoever of 2 or more is closest (games.pool).
+POOL_WAIT_LIMIT_S = float(os.environ.get("POOL_WAIT_LIMIT_S", "10"))
 RATE_LIMIT_CHALLENGES = os.environ.get("RATE_LIMIT_CHALLENGES", "20/min")
+# Reports an account may file (games.moderation; beyond, 429).
+RATE_LIMIT_REPORTS = os.environ.get("RATE_LIMIT_REPORTS", "20/hour")
 # Threads per process that run game reads and writes (0: 1 on SQLite, 12 on other databases:
 # a move waits for its game's row lock, and pushes must not queue behind it).
 GAME_DB_THREADS = int(os.environ.get("GAME_DB_THREADS", "0"))
@@ -319,6 +342,43 @@ LOBBY_HEARTBEAT_S = float(os.environ.get("LOBBY_HEARTBEAT_S", "20"))
 LOBBY_PRESENCE_TTL_S = float(os.environ.get("LOBBY_PRESENCE_TTL_S", "60"))
 LOBBY_REFRESH_S = float(os.environ.get("LOBBY_REFRESH_S", "0.5"))
 RATE_LIMIT_CHAT = os.environ.get("RATE_LIMIT_CHAT", "10/10s")
+# The site's manners (games/manners.py, issue 28): the lobby's chat opens to an account once it
+# has finished this many games (0: to every named player); a player (an account, a guest's
+# session) may have at most this many unfinished public tables made in the last hour (0: no
+# limit).
+LOBBY_CHAT_MIN_GAMES = int(os.environ.get("LOBBY_CHAT_MIN_GAMES", "3"))
+PUBLIC_TABLES_PER_HOUR = int(os.environ.get("PUBLIC_TABLES_PER_HOUR", "4"))
+# Leaving rated games (games/manners.py): this many leaves in 24 hours are free; the next one
+# makes the account wait LEAVE_WAIT_MINUTES (after its last leave) before it plays rated again,
+# and each one more doubles the wait (0: no wait).
+LEAVE_FREE_PER_DAY = int(os.environ.get("LEAVE_FREE_PER_DAY", "2"))
+LEAVE_WAIT_MINUTES = int(os.environ.get("LEAVE_WAIT_MINUTES", "10"))
+# The chat's word filter (games/wordfilter.py): a line that says one of these words, whole, in
+# any case, accents, repeated letters, digits for letters or letters apart, is shown to its writer
+# only. A word ending in "*" matches the words it begins. A short list of common insults and
+# slurs in English, French, German, Spanish, Italian, Portuguese and Dutch; the environment's
+# CHAT_BLOCKED_WORDS (comma-separated) replaces it ("" turns the filter off).
+CHAT_BLOCKED_WORDS = [
+    # English
+    "fuck*", "motherfucker", "shit", "bullshit", "cunt", "bitch", "asshole", "dickhead",
+    "nigger", "nigga", "faggot", "fag", "retard", "whore", "slut", "twat", "wanker",
+    # French
+    "connard", "connasse", "salope", "encule", "pute", "nique",
+    # German
+    "arschloch", "fotze", "hurensohn", "schlampe", "wichser",
+    # Spanish
+    "puta", "cabron", "gilipollas", "pendejo", "maricon", "mierda",
+    # Italian
+    "stronzo", "vaffanculo", "frocio",
+    # Portuguese
+    "caralho", "viado",
+    # Dutch
+    "klootzak", "kankerlijer",
+]  # fmt: skip
+if "CHAT_BLOCKED_WORDS" in os.environ:
+    CHAT_BLOCKED_WORDS = [
+        w.strip() for w in os.environ["CHAT_BLOCKED_WORDS"].split(",") if w.strip()
+    ]
 # Failed logins per client address and per account (every way in: accounts/logins.py), and new
 # accounts per client address (the form and the API).
 RATE_LIMIT_LOGINS = os.environ.get("RATE_LIMIT_LOGINS", "30/5min")

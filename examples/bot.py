@@ -7,7 +7,9 @@ One file, the standard library only.
 Environment: ``SETGAMES_TOKEN`` (required: the account's token, from ``POST /api/accounts``,
 ``POST /api/auth/token`` or the site's "API tokens" page), ``SETGAMES_URL`` (default
 ``http://127.0.0.1:8000``), ``SETGAMES_DELAY`` (seconds it looks at a Set board before it claims,
-default 1.5). It prints what it does, one line each, and runs until stopped (Ctrl-C).
+default 1.5), ``SETGAMES_ARENA`` (an arena tournament's id: the bot joins it and plays every
+table the arena seats it at until the arena ends). It prints what it does, one line each, and
+runs until stopped (Ctrl-C).
 
 How it works (the README's "Write a bot" walks through it):
 
@@ -22,9 +24,15 @@ How it works (the README's "Write a bot" walks through it):
 3. Set: after its delay it claims one of the sets on the newest board (``POST
    /api/games/<id>/moves`` with ``{"type": "claim", "cards": [...digits...]}``; at a table of the
    original server's rules it declares, then picks the three cards by row and column); "just
-   taken" means another player was quicker. Square Game: on its turn it places a piece where it
+   taken" means another player was quicker. A 4Set table (its view's ``"values": 4``) is played
+   the same way with four cards whose digits XOR to 0; Memory (a view with ``"face_down"``)
+   by turning cards up one by one (``{"type": "reveal", "position": i}``, answered to this seat
+   alone) and claiming a set by its places (``{"type": "claim", "positions": [...]}``).
+   Square Game: on its turn it places a piece where it
    closes the most squares (the view's ``legal`` and ``legal_squares``), or passes.
 4. At the end it says "good game" in the game's chat.
+5. In an arena (``SETGAMES_ARENA``) it joins once (``POST /api/tournaments/<id>/join``); the
+   arena seats it again after each game, and each table comes as a ``gameStart`` like any other.
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ import urllib.parse
 URL = os.environ.get("SETGAMES_URL", "http://127.0.0.1:8000")
 TOKEN = os.environ.get("SETGAMES_TOKEN", "")
 DELAY = float(os.environ.get("SETGAMES_DELAY", "1.5"))
+ARENA = os.environ.get("SETGAMES_ARENA", "")
 KINDS = ("set", "square")
 
 
@@ -121,31 +130,49 @@ def sets_among(cards: list[str]) -> list[tuple[str, str, str]]:
     return sorted(found)
 
 
+def sums_to_zero(cards) -> bool:
+    """Every position of the cards sums to 0 mod 3: a Set (3 cards) or a GhostSet (6)."""
+    return all(sum(int(d) for d in column) % 3 == 0 for column in zip(*cards, strict=True))
+
+
+def is_claim(cards, name: str) -> bool:
+    """Whether the cards are a claim of the view's ``claim_name``: an UltraSet is two pairs that
+    one same card completes; a 4Set's digits XOR to 0 at every position; a Set and a GhostSet sum
+    to 0 mod 3 at every position."""
+    if name == "UltraSet":
+        a, b, c, d = cards
+        pairings = (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c)))
+        return any(third(*one) == third(*other) for one, other in pairings)
+    if name == "4Set":  # digits 0-3: each position's four values XOR to 0 (AAAA, ABCD, AABB)
+        return all(
+            int(a) ^ int(b) ^ int(c) ^ int(d) == 0 for a, b, c, d in zip(*cards, strict=True)
+        )
+    return sums_to_zero(cards)
+
+
 def claims(view: dict) -> list[list[str]]:
-    """Every claim that scores on this view's board, in the table's mode."""
+    """Every claim that scores on this view's board, in the table's mode (the view says what a
+    claim is: ``claim_size`` cards of a ``claim_name``, ``chain_count`` of them from the
+    ``chain`` once there is one, and a puzzle's claims ``found`` count once). A face-down board
+    (Memory) shows none: the bot turns its cards up (`Game.play_memory`)."""
+    if view.get("face_down"):
+        return []
     board = [card["digits"] for card in view["board"]]
-    mode = view.get("mode", "normal")
-    if mode == "ultra":  # two pairs that a same card completes
-        pairs: dict[str, list[tuple[str, str]]] = {}
-        for a, b in itertools.combinations(board, 2):
-            pairs.setdefault(third(a, b), []).append((a, b))
-        return [
-            [*p, *q]
-            for both in pairs.values()
-            for p, q in itertools.combinations(both, 2)
-            if not set(p) & set(q)
+    texts = {card["digits"]: card["card"] for card in [*view["board"], *(view.get("chain") or [])]}
+    size, name = view.get("claim_size", 3), view.get("claim_name", "Set")
+    chain = [card["digits"] for card in view.get("chain") or []]
+    links = view.get("chain_count", 0) if chain else 0
+    if name == "Set" and not links:  # the fast way: the third card of each pair
+        found = [list(s) for s in sets_among(board)]
+    else:
+        found = [
+            [*tied, *rest]
+            for tied in itertools.combinations(chain, links)
+            for rest in itertools.combinations(board, size - links)
+            if is_claim([*tied, *rest], name)
         ]
-    if mode == "chain" and view.get("chain"):  # one card of the last set and two of the board
-        chain = [card["digits"] for card in view["chain"]]
-        return [
-            [link, a, b]
-            for link in chain
-            for a, b in itertools.combinations(board, 2)
-            if third(a, b) == link
-        ]
-    found = [sorted(s) for s in view.get("found") or []]
-    texts = {card["digits"]: card["card"] for card in view["board"]}
-    return [list(s) for s in sets_among(board) if sorted(texts[c] for c in s) not in found]
+    done = [sorted(s) for s in view.get("found") or []]
+    return [cards for cards in found if sorted(texts[c] for c in cards) not in done]
 
 
 def may_claim(view: dict) -> bool:
@@ -223,6 +250,9 @@ class Game:
         if view.get("rules") == "declare":
             self.play_declare(view)
             return
+        if view.get("face_down"):
+            self.play_memory(view)
+            return
         found = claims(view)
         if not found:
             return  # the server deals more cards: the next state will say
@@ -232,6 +262,41 @@ class Game:
         )
         said = answer.get("outcome", {}).get("claim") if status == 200 else answer.get("detail")
         say(f"game {self.id}: claimed {' '.join(cards)}: {said}")
+
+    def play_memory(self, view: dict) -> None:
+        """Memory: the board lies face down. Turn cards up one by one (``{"type": "reveal",
+        "position": i}`` answers this seat alone with the card), remember them until anyone
+        scores (new cards come face down into the places taken), and claim a set by its places
+        (``{"type": "claim", "positions": [...]}``)."""
+        scores = sum((view.get("scores") or {}).values())
+        if getattr(self, "seen_scores", None) != scores:
+            self.known: dict[int, str] = {}  # position -> digits, this board's
+            self.seen_scores = scores
+        moves = f"/api/games/{self.id}/moves"
+        for cell in view["board"]:
+            if cell["position"] in self.known:
+                continue
+            time.sleep(0.1)  # a person's pace, well inside the server's 20 moves a second
+            newest = self.view or view
+            if newest.get("over") or sum((newest.get("scores") or {}).values()) != scores:
+                return  # someone scored meanwhile: the places changed; look again
+            status, answer = call("POST", moves, {"type": "reveal", "position": cell["position"]})
+            told = answer.get("outcome", {}) if status == 200 else {}
+            if "digits" not in told:
+                return  # refused, or the game is over: the next state will say
+            self.known[cell["position"]] = told["digits"]
+            found = sets_among(list(self.known.values()))
+            if found:
+                at = {digits: position for position, digits in self.known.items()}
+                places = [at[card] for card in found[0]]
+                status, answer = call("POST", moves, {"type": "claim", "positions": places})
+                said = (
+                    answer.get("outcome", {}).get("claim")
+                    if status == 200
+                    else answer.get("detail")
+                )
+                say(f"game {self.id}: claimed places {places}: {said}")
+                return
 
     def play_declare(self, view: dict) -> None:
         """The original server's rules: declare "Set!", then pick the three cards by place."""
@@ -285,10 +350,23 @@ def answer(challenge: dict) -> None:
         say(f"challenge {number} from {challenge.get('challenger')}: declined ({status})")
 
 
+def join_arena() -> bool:
+    """Join the arena SETGAMES_ARENA names (again after a reconnection: a join of a player
+    already in it is answered as one); False when the arena refuses."""
+    status, body = call("POST", f"/api/tournaments/{ARENA}/join")
+    say(f"arena {ARENA}: joined ({status})" if status < 300 else f"arena {ARENA}: {body}")
+    return status < 300 or status >= 500 or status == 0  # a 4xx will not change by retrying
+
+
 def main() -> int:
     if not TOKEN:
         print("bot.py: set SETGAMES_TOKEN to an account's API token", file=sys.stderr)
         return 2
+    if ARENA and not ARENA.isdigit():
+        print("bot.py: SETGAMES_ARENA is an arena tournament's id, a number", file=sys.stderr)
+        return 2
+    if ARENA and not join_arena():
+        return 1
     games: dict[int, Game] = {}
     tries = 0
     say(f"following {URL}/api/stream/event")

@@ -5,14 +5,30 @@ from __future__ import annotations
 
 import json
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Max
 from django.http import JsonResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from games import selectors
-from games.models import ChatMessage, Game, Move, Player, Rating, RatingChange, Seat
+from games import selectors, tournaments
+from games.errors import GameError
+from games.models import (
+    Block,
+    ChatMessage,
+    Game,
+    ModerationLogEntry,
+    Move,
+    Player,
+    PoolEntry,
+    Rating,
+    RatingChange,
+    Report,
+    Sanction,
+    Seat,
+    Tournament,
+    TournamentPlayer,
+)
 
 
 def pretty(data) -> str:
@@ -248,6 +264,20 @@ class RatingAdmin(admin.ModelAdmin):
         return False
 
 
+@admin.register(PoolEntry)
+class PoolEntryAdmin(admin.ModelAdmin):
+    """Who waits in Play now's pools, and where each entry was seated (read only: pairing
+    writes them, games.pool)."""
+
+    list_display = ("id", "pool", "player", "rated", "rating", "since", "status", "game")
+    list_filter = ("status", "kind", "rated")
+    search_fields = ("player__name", "pool")
+    readonly_fields = [f.name for f in PoolEntry._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+
 @admin.register(ChatMessage)
 class ChatMessageAdmin(admin.ModelAdmin):
     """The chat of every game and of the lobby, to read, and to delete a line that must go; a
@@ -268,3 +298,102 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+@admin.register(Block)
+class BlockAdmin(admin.ModelAdmin):
+    list_display = ("blocker", "blocked", "created")
+    search_fields = ("blocker__username", "blocked__username")
+    raw_id_fields = ("blocker", "blocked")
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    """Reports as filed; the moderators act on them from the moderation page (/moderation/)."""
+
+    list_display = ("id", "about", "name", "reason", "reporter", "created", "closed")
+    list_filter = ("about", "reason", ("closed", admin.EmptyFieldListFilter))
+    search_fields = ("name", "note", "reporter__username")
+    raw_id_fields = ("reporter", "line", "account", "closed_by")
+
+
+@admin.register(Sanction)
+class SanctionAdmin(admin.ModelAdmin):
+    """Mutes and bans; given from the moderation page or its API, which write the log."""
+
+    list_display = ("user", "kind", "until", "reason", "by", "created")
+    list_filter = ("kind",)
+    search_fields = ("user__username", "reason")
+    raw_id_fields = ("user", "by")
+
+    def has_add_permission(self, request):
+        return False  # given on the moderation page, which writes the log too
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ModerationLogEntry)
+class ModerationLogAdmin(admin.ModelAdmin):
+    """The moderation log, read-only: nobody adds, edits or deletes an entry here."""
+
+    list_display = ("created", "moderator_name", "action", "target", "reason")
+    list_filter = ("action",)
+    search_fields = ("moderator_name", "target", "reason", "detail")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class TournamentPlayerInline(admin.TabularInline):
+    model = TournamentPlayer
+    extra = 0
+    fields = ("user", "points", "games", "wins", "streak", "paused", "withdrawn", "joined")
+    readonly_fields = fields
+    can_delete = False
+    ordering = ("-points",)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    """Tournaments, their players and points; an action ends one early (its games still being
+    played finish and count; no new table is made)."""
+
+    list_display = (
+        "id",
+        "name",
+        "kind",
+        "status",
+        "starts_at",
+        "minutes",
+        "rated",
+        "bots",
+        "recurring",
+        "ended_early",
+    )
+    list_filter = ("status", "kind", "rated", "bots", "ended_early")
+    search_fields = ("name", "recurring")
+    readonly_fields = ("status", "ended_early", "ends_at", "created")
+    inlines = [TournamentPlayerInline]
+    actions = ["end_early"]
+
+    @admin.action(description="End the selected tournaments now")
+    def end_early(self, request, queryset):
+        ended = 0
+        for tournament in queryset:
+            try:
+                tournaments.tournament_end(tournament_id=tournament.pk)
+            except GameError as error:
+                self.message_user(request, f"{tournament}: {error.message}", messages.WARNING)
+                continue
+            ended += 1
+        self.message_user(request, f"Ended {ended} tournament(s) early.", messages.SUCCESS)

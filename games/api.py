@@ -21,7 +21,18 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import follow, limits, option_rules, ratings, runtime, selectors, services, story
+from games import (
+    follow,
+    ghosts,
+    limits,
+    moderation,
+    option_rules,
+    ratings,
+    runtime,
+    selectors,
+    services,
+    story,
+)
 from games import serializers as s
 from games.auth import (
     AccountGrant,
@@ -33,9 +44,13 @@ from games.auth import (
     check_reach,
     credential_of,
     joining_player,
+    may_reach,
+    reader_account_id,
     reader_seat,
     reader_seats,
+    session_player,
     session_player_for_write,
+    table_maker,
 )
 from games.errors import Conflict, Forbidden, RuleError
 from games.models import Game
@@ -58,21 +73,38 @@ NOT_FOUND = {**NOT_FOUND_RESPONSES, **TOKEN_RESPONSES}
 """Every view that reads a seat token may also answer 401 for a token that is not valid."""
 
 
-def create_game(data, client: str | None) -> dict:
+def create_game(data, client: str | None, request=None) -> dict:
     """Create a game: the body's checks, then the client's join is counted, then the rules
-    (services.create); the new game's summary. The one way the API creates a game."""
+    (services.create); the new game's summary. The one way the API creates a game. A ghost race
+    (the option ``ghost``) is dealt as the game it races, which `request` must be able to see
+    (games.ghosts.race_deal)."""
     checked = s.GameCreateRequest(data=data)
     checked.is_valid(raise_exception=True)
+    if request is not None:  # a banned account makes no table (nor joins one, nor moves)
+        moderation.check_ban_account(reader_account_id(request))
+    options = checked.validated_data["options"]
+    seed = checked.validated_data.get("seed")
+    if "ghost" in options:
+        options, seed = ghosts.race_deal(
+            kind=checked.validated_data["kind"],
+            options=options,
+            seed=seed,
+            may_see=lambda game: request is not None and may_reach(request, game.pk, game.link_key),
+        )
     made = services.run(
         services.create(
             kind=checked.validated_data["kind"],
-            options=checked.validated_data["options"],
-            seed=checked.validated_data.get("seed"),
+            options=options,
+            seed=seed,
             is_open=checked.validated_data["open"],
             rated=checked.validated_data["rated"],
             client=client,
+            maker=table_maker(request) if request is not None else "",
         )
     )
+    if "ghost" in options:
+        ghosts.remember_race(made[0].pk, options["ghost"])
+        ghosts.ghost_of(options["ghost"])
     return created_answer(made, rated=checked.validated_data["rated"])
 
 
@@ -107,6 +139,8 @@ def join_game(game_id, data, client: str | None, player=None, credential: str = 
     checked.is_valid(raise_exception=True)
     name = checked.validated_data["name"]
     if player is not None and player.user_id is not None:
+        # A banned account joins nothing (read from the database here: the request's thread).
+        moderation.check_ban_account(player.user_id)
         name = player.name  # an account plays under its own name, as on the pages
     else:
         check_guest_name(name)  # a guest may not take an account's name (409, nothing saved)
@@ -214,17 +248,31 @@ class GameListView(APIView):
     @extend_schema(
         tags=["Games"],
         summary="Create a game",
+        description=(
+            "A public table (`open`) counts against its maker's public tables an hour (an "
+            "account by its token or session, a guest by its session, anyone else by address): "
+            "at most `PUBLIC_TABLES_PER_HOUR` (4 by default) unfinished ones made in the last "
+            "hour; beyond, 429 with Retry-After. Private tables (by link) are not counted. A "
+            "rated table made by an account that left rated games too often "
+            "(LEAVE_FREE_PER_DAY, LEAVE_WAIT_MINUTES) is refused with 403: the games it left "
+            "and `until`, when it may play rated again."
+        ),
         request=s.GAME_CREATE_REQUEST,
         responses={
             201: s.GameOut,
             **JSON_BODY_RESPONSES,
             **TOKEN_RESPONSES,
-            **RATE_LIMITED_RESPONSES,
+            429: error_response(
+                "Too many joins or moves from this client, or too many unfinished public games "
+                "were recently created by this player; the Retry-After header says how many "
+                "seconds to wait."
+            ),
+            **NOT_FOUND_RESPONSES,  # a ghost race of no game
         },
     )
     def post(self, request):
         client = limits.client_address(request.META)
-        return Response(create_game(request.data, client), status=status.HTTP_201_CREATED)
+        return Response(create_game(request.data, client, request), status=status.HTTP_201_CREATED)
 
 
 def _read_now(request, game_id: int):
@@ -250,6 +298,9 @@ class GameDetailView(APIView):
         head, seat, game, now = _read_now(request, game_id)
         body = selectors.game_summary(game)
         body["view"] = selectors.game_view(head, seat_name=seat.name if seat else None, now=now)
+        # The row was read after the head: a move committed between the two would make the
+        # summary say "over" beside a view that is not. The status and version are the view's.
+        body["status"], body["version"] = head.status, head.version
         body["seat"] = next((s for s in body["seats"] if seat and s["number"] == seat.number), None)
         body["watching"] = runtime.watchers(head.pk)
         body["ratings"] = selectors.seat_ratings(game)
@@ -359,14 +410,19 @@ class GameStreamView(APIView):
         if isinstance(request.auth, SeatRef):
             seat = acting_seat(request, game.pk)  # 403 for a token of another game
         else:
-            check_reach(request, game)
             seat = reader_seat(request, game.pk)
+            if seat is None:  # a seat reaches its game: others may not reach a private one
+                check_reach(request, game)
         if request.method == "HEAD":  # the answer's headers only: no stream is opened
             return HttpResponse(content_type=NDJSON)
         slot = follow.stream_slots.take(_stream_owner(request, seat))
         credential = credential_of(request)
         stream = follow.GameStream(
-            game.pk, seat.name if seat else None, [credential] if credential else [], slot
+            game.pk,
+            seat.name if seat else None,
+            [credential] if credential else [],
+            slot,
+            reader=reader_account_id(request),
         )
         response = StreamingHttpResponse(stream, content_type=NDJSON)
         response["Cache-Control"] = "no-cache"
@@ -646,10 +702,17 @@ class ReplayView(APIView):
         description=(
             "Rebuilds the game from its seed, options and move log; step 0 is the deal, then one "
             "step per move, each with the board as a watcher saw it. Long games (a Set War "
-            "draw has 10,001 steps) read best page by page: give `start` and/or `limit`."
+            "draw has 10,001 steps) read best page by page: give `start` and/or `limit`. A "
+            "paused Set practice table's replay is a 409 until it resumes (its last step holds "
+            "the hidden cards)."
         ),
         parameters=[s.ReplayQuery, GAME_KEY],
-        responses={200: s.ReplayOut, **ERROR_RESPONSES, **NOT_FOUND},
+        responses={
+            200: s.ReplayOut,
+            409: error_response("The game's cards are hidden now (a paused practice table)."),
+            **ERROR_RESPONSES,
+            **NOT_FOUND,
+        },
     )
     def get(self, request, game_id: int):
         game = selectors.game_get(game_id)
@@ -659,7 +722,10 @@ class ReplayView(APIView):
             query = s.ReplayQuery(data=request.query_params)
             query.is_valid(raise_exception=True)
             page = query.validated_data
-        return Response(selectors.game_replay(game, seat_id=_seat_id(request, game), **page))
+        reader = reader_account_id(request)  # its chat without the lines of those it blocked
+        return Response(
+            selectors.game_replay(game, seat_id=_seat_id(request, game), reader=reader, **page)
+        )
 
 
 class StoryView(APIView):
@@ -684,7 +750,13 @@ class StoryView(APIView):
     def get(self, request, game_id: int):
         head, seat, game, _now = _read_now(request, game_id)
         viewer = seat.name if seat is not None else None
-        body = story.game_story(game, state=head.state, version=head.version, viewer=viewer)
+        body = story.game_story(
+            game,
+            state=head.state,
+            version=head.version,
+            viewer=viewer,
+            reader=reader_account_id(request),
+        )
         return Response(body)
 
 
@@ -696,7 +768,8 @@ class ExportView(APIView):
         summary="Export a game: seed, options, state and the whole move log",
         description=(
             "While the game is being played, the seed, a fixed deck and the state are withheld "
-            "(they would tell the cards to come); they are included once it is over."
+            "(they would tell the cards to come); they are included once it is over. The chat "
+            "leaves out the lines of the accounts the reader blocked."
         ),
         parameters=[GAME_KEY],
         responses={200: s.ExportOut, **NOT_FOUND},
@@ -706,7 +779,12 @@ class ExportView(APIView):
         check_reach(request, game)
         staff = bool(getattr(request.user, "is_staff", False))
         full = staff or game.status == Game.Status.OVER
-        export = selectors.game_export(game, full=full, seat_id=_seat_id(request, game))
+        export = selectors.game_export(
+            game,
+            full=full,
+            seat_id=_seat_id(request, game),
+            hidden_players=selectors.blocked_players(reader_account_id(request)),
+        )
         response = JsonResponse(export, json_dumps_params={"indent": 2})
         response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
         return response
@@ -734,8 +812,24 @@ CHAT_PUSHED = (
 def chat_log_answer(request, game_id: int | None):
     query = s.ChatQuery(data=request.query_params)
     query.is_valid(raise_exception=True)
-    messages = selectors.chat_log(game_id, since_id=query.validated_data["since"])
+    messages = selectors.chat_log(
+        game_id,
+        since_id=query.validated_data["since"],
+        reader=reader_account_id(request),
+        viewer_id=chat_reader(request),
+    )
     return Response([selectors.chat_json(message) for message in messages])
+
+
+def chat_reader(request) -> int | None:
+    """The player reading a chat (who reads their own hidden lines too), if any is known."""
+    if isinstance(request.auth, AccountGrant):
+        player = account_player(request.auth.user)
+        return player.pk if player is not None else None
+    if isinstance(request.auth, SeatRef):
+        return request.auth.player_id
+    player = session_player(request)
+    return player.pk if player is not None else None
 
 
 def chat_seat(request, game_id: int) -> SeatRef:
@@ -823,14 +917,19 @@ class LobbyChatView(APIView):
             "player has chosen a name, an account's Bearer token, or a seat token (as the "
             "seat's player, under the player's name). The text is 1 to "
             f"{s.CHAT_MAX_LENGTH} characters once stripped, plain text. The lobby's sockets are "
-            'sent it as `{"type": "chat", "id", "name", "text", "at"}`.'
+            'sent it as `{"type": "chat", "id", "name", "text", "at"}`. The lobby chat opens to '
+            "an account once it has finished `LOBBY_CHAT_MIN_GAMES` games (3 by default): "
+            "before, and for a guest, a 403 says how many more (chat at your own tables meanwhile)."
         ),
         request=s.ChatRequest,
         responses={
             201: s.ChatOut,
             **JSON_BODY_RESPONSES,
             **TOKEN_RESPONSES,
-            403: error_response("No name to write under: choose one, or sign in."),
+            403: error_response(
+                "No name to write under: choose one, or sign in. Or the lobby chat is not open to "
+                "this player yet: it opens once you have finished 3 games (2 more to go)."
+            ),
             **CHAT_RATE_LIMITED,
         },
         examples=[CHAT_POST_EXAMPLE, CHAT_EXAMPLE],

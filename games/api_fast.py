@@ -1,21 +1,24 @@
 """The API's busiest requests, answered in front of Django: a seat's move with its token, and
 a bot's create and join.
 
-``POST /api/games/<id>/moves`` with ``Authorization: Token <token>`` and a JSON object body is
-what bots send over and over; ``POST /api/games/`` and ``POST /api/games/<id>/join`` start each
-of their games. Through Django they pass the middleware, DRF's request, content negotiation and
-renderer (about 2 ms a request here before the view's own work), and they wait their turn on
-Django's one sync thread behind every other view (config/asgi.py). Here they are served on the
-event loop, with the views' own parts: the views' serializers, the same services (`services.move`,
-`join`, `create`, run by `services.arun`: the same checks in the same order, the same commit), the
-same answers (`api.created_answer`, `api.join_answer`, `selectors.move_reply`,
-`errors.game_error_answer`), and the headers of Django's security and clickjacking middleware.
+``POST /api/games/<id>/moves`` with ``Authorization: Token <token>`` (a seat's) or ``Bearer
+<token>`` (an account's, as bot accounts play) and a JSON object body is what bots send over and
+over; ``POST /api/games/`` and ``POST /api/games/<id>/join`` start each of their games. Through
+Django they pass the middleware, DRF's request, content negotiation and renderer (about 2 ms a
+request here before the view's own work), and they wait their turn on Django's one sync thread
+behind every other view (config/asgi.py). Here they are served on the event loop, with the
+views' own parts: the views' serializers, the same services (`services.move`, `join`, `create`,
+run by `services.arun`: the same checks in the same order, the same commit), the same answers
+(`api.created_answer`, `api.join_answer`, `selectors.move_reply`, `errors.game_error_answer`),
+and the headers of Django's security and clickjacking middleware.
 
 Only the plain case is taken: a UTF-8 JSON body that the view's serializer accepts, a request
 Django's security middleware would not redirect, and for a move one token of a seat at this
-very game, for a create or a join no Authorization and no Cookie (a browser's session is
-Django's to read). Anything else goes on to Django unchanged, body included, and gets the view's
-own answer; nothing is written or counted before that decision.
+very game or one account token of an account seated at it (found as the view finds it,
+games.auth.bearer_seat), for a create or a join no Authorization and no Cookie (a browser's
+session is Django's to read). Anything else goes on to Django unchanged, body included, and gets
+the view's own answer; nothing is written or counted before that decision (but the account
+token's "last used", which the view notes too).
 """
 
 from __future__ import annotations
@@ -33,10 +36,10 @@ from django.http import HttpResponse
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.security import SecurityMiddleware
 
-from games import limits, metrics, runtime, selectors, services, store
+from games import limits, manners, metrics, runtime, selectors, services, store
 from games import serializers as s
 from games.api import created_answer, join_answer
-from games.auth import KEY_PARAMETER, acheck_guest_name, token_of
+from games.auth import BEARER_KEYWORD, KEY_PARAMETER, acheck_guest_name, bearer_seat, token_of
 from games.errors import GameError, game_error_answer, unavailable
 from games.middleware import allowed_host
 from games.names import is_plain_name
@@ -100,8 +103,10 @@ def _route(scope) -> tuple | None:
     path = scope["path"]
     match = MOVES_PATH.match(path)
     if match:
-        token = token_of(auth)
-        return (submit, int(match.group(1)), token) if token else None
+        if token := token_of(auth):
+            return (submit, int(match.group(1)), token)
+        token = token_of(auth, BEARER_KEYWORD)  # a bot's account token
+        return (submit_as_account, int(match.group(1)), token) if token else None
     if auth is not None or cookie:
         return None
     if path == CREATE_PATH:
@@ -209,6 +214,23 @@ async def submit(game_id: int, token: str, scope, body: bytes) -> tuple | None:
     seat = await store.aseat_by_token(token)
     if seat is None or seat.game_id != game_id:
         return None  # the view answers 401 or 403
+    return await _move(game_id, seat, action)
+
+
+async def submit_as_account(game_id: int, token: str, scope, body: bytes) -> tuple | None:
+    """The same move with an account's token (``Authorization: Bearer``, as bots send it), or
+    None for Django: the account's seat at this game as the view finds it
+    (games.auth.bearer_seat), then as `submit`."""
+    action = _action(_json(body))
+    if action is None:
+        return None
+    seat = await runtime.run_db(bearer_seat, token, game_id)
+    if seat is None:
+        return None  # the view answers 401, 403 or 404
+    return await _move(game_id, seat, action)
+
+
+async def _move(game_id: int, seat, action: dict) -> tuple:
     now = services.now_ms()
     try:
         result = await services.arun(
@@ -225,6 +247,10 @@ async def create(scope, body: bytes) -> tuple | None:
     if not checked.is_valid():
         return None
     data = checked.validated_data
+    if "ghost" in data["options"]:
+        return None  # a ghost race reads the game it races, as its requester may see it
+    if data["open"] and manners.public_tables_per_hour():
+        return None  # a public table counts against its maker's tables an hour (games.manners)
     try:
         made = await services.arun(
             services.create(

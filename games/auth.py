@@ -15,7 +15,7 @@ from rest_framework import authentication, exceptions
 
 from games import bots, selectors, store
 from games.errors import Conflict, Forbidden, NotFound
-from games.models import Player, keys_match
+from games.models import Player, Seat, keys_match
 from games.selectors import game_id_of, game_row
 
 SESSION_PLAYER_KEY = "player_id"
@@ -56,15 +56,20 @@ class AccountGrant:
 # The accounts app says which account a personal token names (accounts.apps registers it): the
 # platform keeps no account's credentials and imports nothing of the accounts app.
 _account_of_token: Callable[[str], tuple[object, str]] | None = None
+_seat_token_of: Callable[[str, int], str | None] | None = None
 
 
-def register_account_tokens(resolver: Callable[[str], tuple[object, str]]) -> None:
+def register_account_tokens(
+    resolver: Callable[[str], tuple[object, str]], seats: Callable[[str, int], str | None]
+) -> None:
     """Have `resolver(token)` find the account of an ``Authorization: Bearer`` token: it answers
     the account and a name for the token that is unique and never changes (the credential that
     seats are handed to; the accounts app ends it with services.credential_revoke), or raises
-    AuthenticationFailed naming what is wrong (unknown, revoked)."""
-    global _account_of_token
-    _account_of_token = resolver
+    AuthenticationFailed naming what is wrong (unknown, revoked). `seats(token, game_id)`
+    answers the token of the seat that account holds at the game (`account_seats`' first) or
+    None, or raises as `resolver` does: a bot's move asks it, in one query."""
+    global _account_of_token, _seat_token_of
+    _account_of_token, _seat_token_of = resolver, seats
 
 
 class SeatTokenAuthentication(authentication.BaseAuthentication):
@@ -288,15 +293,58 @@ def reader_seat(request, game_id: int) -> store.SeatRef | None:
         return seat if seat.game_id == game_id else None
     grant = _grant(request)
     if grant is not None:
-        # The account's seat: any of its players' (a guest's games it kept are its own too).
-        players = Player.objects.filter(user=grant.user).order_by("pk").values_list("pk", flat=True)
-        for player_id in players:
-            seat = store.read("seat_of_player", game_id, player_id)
-            if seat is not None:
-                return seat
-        return None
+        return account_seat(grant.user, game_id)
     player = session_player(request)
     return store.read("seat_of_player", game_id, player.pk) if player is not None else None
+
+
+def account_seats(game_id: int, user):
+    """The seats an account holds at a game, the one it acts for first: any of its players'
+    (a guest's games it kept are its own too), its first player's first. `user` may be an
+    OuterRef (accounts.tokens asks it inside its token's query)."""
+    return Seat.objects.filter(game_id=game_id, player__user=user).order_by("player_id", "number")
+
+
+def reader_account_id(request) -> int | None:
+    """The account a request reads as (its user's id), for what it hides from it (the chat of
+    the accounts it blocked): an account's token's, a signed-in browser's, a seat token's
+    player's; None for a guest."""
+    auth = getattr(request, "auth", None)
+    if isinstance(auth, store.SeatRef):
+        return Player.objects.filter(pk=auth.player_id).values_list("user_id", flat=True).first()
+    grant = _grant(request)
+    if grant is not None:
+        return grant.user.pk
+    account = _account(request)
+    return account.pk if account is not None else None
+
+
+def account_seat(user, game_id: int) -> store.SeatRef | None:
+    """An account's seat at a game (`account_seats`' first), or None: one query, and the seat
+    by its token (cached)."""
+    seat_token = account_seats(game_id, user).values_list("token", flat=True).first()
+    return _seat_of(seat_token, game_id)
+
+
+def _seat_of(seat_token: str | None, game_id: int) -> store.SeatRef | None:
+    seat = store.seat_by_token(seat_token) if seat_token else None
+    return seat if seat is not None and seat.game_id == game_id else None
+
+
+def bearer_seat(token: str, game_id: int) -> store.SeatRef | None:
+    """The seat an account's token (``Authorization: Bearer``) acts for at a game, found as
+    BearerAuthentication and `acting_seat` find it (the token noted as used); None where they
+    would answer otherwise (a token unknown, revoked or of a disabled account: 401; no seat at
+    the game, or no such game: 403 or 404). The token, its account and the account's seat
+    there are read in one query (the accounts app's `seats`), the seat then by its token
+    (cached)."""
+    if _seat_token_of is None or not selectors.is_row_id(game_id):
+        return None
+    try:
+        seat_token = _seat_token_of(token, game_id)
+    except exceptions.AuthenticationFailed:
+        return None
+    return _seat_of(seat_token, game_id)
 
 
 def acting_seat(request, game_id: int) -> store.SeatRef:
@@ -418,3 +466,19 @@ def scope_may_reach(scope, game_id: int, link_key: str) -> bool:
         return True
     session = scope.get("session")
     return session is not None and game_id in session.get(REACHED_SESSION_KEY, ())
+
+
+def table_maker(request) -> str:
+    """Who makes a table by `request` (a Django or a DRF request), as Game.maker names them: an
+    account (by its token or its session), a guest's player (by the session), or the client's
+    address (games.manners counts their public tables an hour)."""
+    grant = _grant(request)
+    if grant is not None:
+        return f"account:{grant.user.pk}"
+    account = _account(request)
+    if account is not None:
+        return f"account:{account.pk}"
+    player = session_player(request) if hasattr(request, "session") else None
+    if player is not None:
+        return f"guest:{player.pk}"
+    return f"client:{getattr(request, 'META', {}).get('REMOTE_ADDR') or 'unknown'}"

@@ -59,6 +59,7 @@ from games import (
     bots,
     follow,
     metrics,
+    moderation,
     presence,
     realtime,
     runtime,
@@ -69,6 +70,7 @@ from games import (
 )
 from games.auth import SESSION_PLAYER_KEY, scope_may_reach, socket_credentials
 from games.errors import RETRY_AFTER_S, GameError, unavailable
+from games.models import Player
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +101,21 @@ def _session_seat(game_id: int, session) -> store.SeatRef | None:
     return store.read("seat_of_player", game_id, player_id)
 
 
-def _whole_story(game_id: int, viewer: str | None, shared: bool) -> tuple[int, tuple, str]:
+def _reader_of(seat, session) -> int | None:
+    """The account a socket reads as (for the chat of those it blocked): its seat's player's,
+    else its browser's signed-in account's; None for a guest."""
+    if seat is not None:
+        return Player.objects.filter(pk=seat.player_id).values_list("user_id", flat=True).first()
+    user_id = session.get(ACCOUNT_SESSION_KEY) if session is not None else None
+    try:
+        return int(user_id) if user_id is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _whole_story(
+    game_id: int, viewer: str | None, shared: bool, reader: int | None = None
+) -> tuple[int, tuple, str]:
     """The game's whole story for `viewer` as a socket sends it: the version it is told at, the
     game's kind, options and rated, and the frame. `shared`: one rendering per reader and
     version (every socket of a game that just ended asks at once; chat written meanwhile
@@ -107,10 +123,12 @@ def _whole_story(game_id: int, viewer: str | None, shared: bool) -> tuple[int, t
     game = selectors.game_row(game_id)
     head = selectors.game_head(game_id)
     about = (game.kind, game.options, game.rated)
-    key = ("story-all", game_id, head.version, viewer)
+    key = ("story-all", game_id, head.version, viewer, reader)
     text = runtime.rendered(key) if shared else None
     if text is None:
-        told = story.game_story(game, state=head.state, version=head.version, viewer=viewer)
+        told = story.game_story(
+            game, state=head.state, version=head.version, viewer=viewer, reader=reader
+        )
         text = _text({"type": "story", "entries": told["entries"]})
         if shared:
             runtime.remember_rendered(key, text)
@@ -145,6 +163,20 @@ class KnownSocket:
         """This server is stopping (config.server): close with 1012, Service Restart."""
         await self.close(realtime.SERVICE_RESTART)
 
+    async def dispatch(self, message: dict) -> None:
+        """Hand a message (a frame from the browser, a change from the channel layer) to its
+        handler, as Channels' own dispatch does but without the hop it makes first, for every
+        message, to Django's one thread to close that thread's old database connections
+        (channels.db.aclose_old_connections, Channels 4.2+). These sockets never use the
+        database on that thread: their reads run on the game-database threads
+        (games.runtime.run_db), which look after their own connections. The hop put every
+        message of every socket of the process in one queue on one thread: a change heard by
+        400 watchers of a tournament waited behind 400 of them (bench/bench_arena.py)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
 
 class GameConsumer(KnownSocket, AsyncWebsocketConsumer):
     """One WebSocket on one game, a member of the game's group while it is open."""
@@ -152,6 +184,7 @@ class GameConsumer(KnownSocket, AsyncWebsocketConsumer):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.seat = None
+        self.reader = None  # the account this socket reads as (games.moderation.hides)
         self.sent_version = -1
         self.timer: asyncio.TimerHandle | None = None
         self.group: str | None = None  # the game's group, while this socket is in it
@@ -256,6 +289,7 @@ class GameConsumer(KnownSocket, AsyncWebsocketConsumer):
             self.seat = seat
         elif settings.SESSION_COOKIE_NAME in self.scope.get("cookies", {}):
             self.seat = await runtime.run_db(_session_seat, self.game_id, self.scope["session"])
+        self.reader = await runtime.run_db(_reader_of, self.seat, self.scope.get("session"))
         # A private game is watched only with its link's key, or by a browser that opened it.
         if self.seat is None and not await self.may_reach(head.link_key):
             await self.refuse(4404)
@@ -417,7 +451,7 @@ class GameConsumer(KnownSocket, AsyncWebsocketConsumer):
 
     async def send_whole_story(self, *, shared: bool = False) -> None:
         """Send the game's whole story, as this socket's reader may read it."""
-        text = await runtime.run_db(_whole_story, self.game_id, self.seat_name, shared)
+        text = await runtime.run_db(_whole_story, self.game_id, self.seat_name, shared, self.reader)
         self.story_version, self.story_about, text = text
         await self.send_text(text)
 
@@ -489,7 +523,10 @@ class GameConsumer(KnownSocket, AsyncWebsocketConsumer):
         await self.close(ACCESS_ENDED)
 
     async def game_chat(self, message: dict) -> None:
-        """A chat message written at the game (services.chat_post)."""
+        """A chat message written at the game (services.chat_post); not to an account that
+        blocked its writer."""
+        if await runtime.run_db(moderation.hides, self.reader, message.get("writer")):
+            return
         await self.send_json({"type": "chat", **message["chat"]})
 
     # -- what the socket sends -----------------------------------------------------------------
@@ -524,7 +561,9 @@ class GameConsumer(KnownSocket, AsyncWebsocketConsumer):
         try:
             result = await services.amove(game_id=self.game_id, seat=self.seat, action=action)
         except GameError as exc:
-            await self.send_error(str(exc), getattr(exc, "code", "invalid"))
+            await self.send_error(
+                str(exc), getattr(exc, "code", "invalid"), until=getattr(exc, "until", None)
+            )
             return
         await self.send_json(
             {"type": "result", "outcome": result.outcome, "version": result.game.version}
@@ -539,14 +578,26 @@ class GameConsumer(KnownSocket, AsyncWebsocketConsumer):
             await self.send_error(services.SPECTATORS_READ, "forbidden", about="chat")
             return
         try:
-            await runtime.run_db(
+            message = await runtime.run_db(
                 services.chat_post, game_id=self.game_id, player_id=self.seat.player_id, text=text
             )
         except GameError as exc:
-            await self.send_error(str(exc), getattr(exc, "code", "invalid"), about="chat")
+            await self.send_error(
+                str(exc),
+                getattr(exc, "code", "invalid"),
+                about="chat",
+                until=getattr(exc, "until", None),  # a mute: until when
+            )
+            return
+        if message.hidden:  # the word filter's: its writer's socket alone is sent it
+            await self.send_json({"type": "chat", **selectors.chat_json(message)})
 
-    async def send_error(self, detail: str, code: str, *, about: str | None = None) -> None:
+    async def send_error(
+        self, detail: str, code: str, *, about: str | None = None, until: str | None = None
+    ) -> None:
         error = {"type": "error", "detail": detail, "code": code}
         if about is not None:
             error["for"] = about
+        if until is not None:  # a mute or a ban (games.moderation.Sanctioned): until when
+            error["until"] = until
         await self.send_json(error)

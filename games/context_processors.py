@@ -3,6 +3,22 @@
 from __future__ import annotations
 
 
+def manners(request) -> dict:
+    """For a signed-in account's pages: the report dialog's reasons (games.moderation's), its
+    mutes and bans in force (a notice that says why and until when), and whether it moderates."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+    from games import moderation
+
+    return {
+        "report_reasons": list(moderation.REASONS.items()),
+        "report_note_max": moderation.NOTE_MAX,
+        "my_sanctions": lambda: moderation.sanctions_of(user.pk),
+        "is_moderator": lambda: moderation.is_moderator(user),
+    }
+
+
 def display(request) -> dict[str, str]:
     """Return the theme ("light", "dark" or "auto") and the color-blind marks ("1" or "0").
 

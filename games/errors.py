@@ -137,6 +137,12 @@ def game_error_answer(exc: GameError) -> tuple[int, dict, dict[str, str]]:
     body = {"detail": exc.message}
     if isinstance(exc, RuleError):  # the rules' short reason, as a socket's error frame has it
         body["code"] = exc.code
+    until = getattr(exc, "until", None)
+    if until is not None:  # a mute or a ban (games.moderation.Sanctioned), a wait's end
+        # (games.manners.RatedWait): until when, ISO 8601
+        body["until"] = (
+            until if isinstance(until, str) else until.isoformat().replace("+00:00", "Z")
+        )
     return exc.http_status, body, ({"Retry-After": str(retry)} if retry else {})
 
 

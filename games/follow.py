@@ -41,7 +41,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from rest_framework import status
 
-from games import metrics, realtime, runtime, selectors, services
+from games import metrics, moderation, realtime, runtime, selectors, services
 from games.errors import RETRY_AFTER_S, GameError, unavailable
 from games.models import Game
 
@@ -152,19 +152,29 @@ stream_slots = StreamSlots()
 
 # -- the stream --------------------------------------------------------------------------------
 
-_WAKE = {"type": "stream.wake"}  # the stream's own timer: a keep-alive or a deadline is due
+WAKE = {"type": "stream.wake"}  # a stream's own timer: a keep-alive or a deadline is due
 
 
-class GameStream:
-    """The NDJSON lines of one reader's stream of a game, as an async iterable for Django's
+def wake(inbox: asyncio.Queue) -> None:
+    """Put a `WAKE` in a stream's inbox (from its timer)."""
+    with contextlib.suppress(asyncio.QueueFull):  # a stream that far behind has lines to send
+        inbox.put_nowait(WAKE)
+
+
+class NdjsonStream:
+    """An NDJSON stream fed by the channel layer, as an async iterable for Django's
     StreamingHttpResponse (served on the event loop, cancelled when the client goes away).
 
-    It holds `slot` until it ends. A stream never iterated (its request failed after the view)
-    gives its slot back when it is collected."""
+    Its channel joins `groups` and its credentials' groups first, then `follow` yields its lines
+    from the channel's inbox. However it ends (its last line, the client gone, the server
+    stopping) it leaves its groups and frees `slot`; when the database or Redis stops answering
+    it ends after a last line ``{"type": "error", "detail", "code": "unavailable"}``. A stream
+    never iterated (its request failed after the view) gives its slot back when it is collected.
+    """
 
-    def __init__(self, game_id: int, seat_name: str | None, credentials, slot: Slot) -> None:
-        self.game_id = game_id
-        self.seat_name = seat_name
+    prefix = "stream."
+
+    def __init__(self, credentials, slot: Slot) -> None:
         self.credentials = list(credentials)
         self.slot = slot
         weakref.finalize(self, slot.free)
@@ -172,38 +182,76 @@ class GameStream:
     def __aiter__(self) -> AsyncIterator[bytes]:
         return self.lines()
 
+    def groups(self) -> list[str]:
+        """The groups whose messages this stream reads, besides its credentials'."""
+        raise NotImplementedError
+
+    def follow(self, channel: str, inbox: asyncio.Queue) -> AsyncIterator[bytes]:
+        """The stream's lines, once its channel is in its groups (an async generator)."""
+        raise NotImplementedError
+
     async def lines(self) -> AsyncIterator[bytes]:
         layer = get_channel_layer()
-        channel = await layer.new_channel("stream.")
+        channel = await layer.new_channel(self.prefix)
         inbox = layer.inbox(channel)
-        groups = [realtime.group_name(self.game_id)]
-        groups += [realtime.credential_group(c) for c in self.credentials]
+        groups = self.groups() + [realtime.credential_group(c) for c in self.credentials]
         joined: list[str] = []
-        timer: asyncio.TimerHandle | None = None
         try:
-            # Join first, then read: every change after the first view reaches this stream.
+            # Join first, then read: every change after the first lines reaches this stream.
             for group in groups:
                 await layer.group_add(group, channel)
                 joined.append(group)
             await realtime.open_sockets.opened(channel)
-            game = await services.agame_fresh(self.game_id)
-            yield _line(full_text(game, self.seat_name))
-            loop = asyncio.get_running_loop()
-            keepalive = settings.GAME_STREAM_KEEPALIVE_S
-            quiet_until = loop.time() + keepalive
-            sent, deadline = game.version, game.deadline_ms
+            async with contextlib.aclosing(self.follow(channel, inbox)) as lines:
+                async for line in lines:
+                    yield line
+        except Exception as exc:  # the database or Redis not answering: said, and it ends
+            outage = unavailable(exc)
+            if outage is None:
+                raise
+            yield _line(_text({"type": "error", "detail": outage.message, "code": outage.code}))
+        finally:  # however the stream ends (the client gone: cancelled), it leaves its groups
+            realtime.open_sockets.closed(channel)
+            for group in joined:
+                await layer.group_discard(group, channel)
+            layer.close_inbox(channel)
+            self.slot.free()
 
-            def arm() -> asyncio.TimerHandle:
-                at = quiet_until
-                if deadline is not None:
-                    at = min(at, loop.time() + max(deadline - services.now_ms(), 0) / 1000 + 0.01)
-                return loop.call_at(at, _wake, inbox)
 
-            timer = arm()
+class GameStream(NdjsonStream):
+    """The lines of one reader's stream of a game (the module's docstring)."""
+
+    def __init__(
+        self, game_id: int, seat_name: str | None, credentials, slot: Slot, *, reader=None
+    ) -> None:
+        super().__init__(credentials, slot)
+        self.game_id = game_id
+        self.seat_name = seat_name
+        self.reader = reader  # the reading account: the lines of those it blocked are not sent
+
+    def groups(self) -> list[str]:
+        return [realtime.group_name(self.game_id)]
+
+    async def follow(self, channel: str, inbox: asyncio.Queue) -> AsyncIterator[bytes]:
+        game = await services.agame_fresh(self.game_id)
+        yield _line(full_text(game, self.seat_name))
+        loop = asyncio.get_running_loop()
+        keepalive = settings.GAME_STREAM_KEEPALIVE_S
+        quiet_until = loop.time() + keepalive
+        sent, deadline = game.version, game.deadline_ms
+
+        def arm() -> asyncio.TimerHandle:
+            at = quiet_until
+            if deadline is not None:
+                at = min(at, loop.time() + max(deadline - services.now_ms(), 0) / 1000 + 0.01)
+            return loop.call_at(at, wake, inbox)
+
+        timer = arm()
+        try:
             while game.status != Game.Status.OVER:
                 message = await inbox.get()
                 kind = message.get("type")
-                if kind == _WAKE["type"]:
+                if kind == WAKE["type"]:
                     if deadline is not None and services.now_ms() >= deadline:
                         deadline = await self.apply_deadline()  # its change comes as a message
                     if loop.time() >= quiet_until:
@@ -213,7 +261,10 @@ class GameStream:
                     timer = arm()
                     continue
                 if kind == "game.chat":
-                    yield _line(chat_text(message["chat"]))
+                    if not await runtime.run_db(
+                        moderation.hides, self.reader, message.get("writer")
+                    ):
+                        yield _line(chat_text(message["chat"]))
                     quiet_until = loop.time() + keepalive
                     continue
                 if kind in (realtime.RESTART, "access.ended"):
@@ -235,19 +286,8 @@ class GameStream:
                     deadline = game.deadline_ms
                     timer.cancel()
                     timer = arm()
-        except Exception as exc:  # the database or Redis not answering: said, and it ends
-            outage = unavailable(exc)
-            if outage is None:
-                raise
-            yield _line(_text({"type": "error", "detail": outage.message, "code": outage.code}))
-        finally:  # however the stream ends (the client gone: cancelled), it leaves its groups
-            if timer is not None:
-                timer.cancel()
-            realtime.open_sockets.closed(channel)
-            for group in joined:
-                await layer.group_discard(group, channel)
-            layer.close_inbox(channel)
-            self.slot.free()
+        finally:
+            timer.cancel()
 
     async def apply_deadline(self) -> int | None:
         """Apply what the game's deadline makes due (the first reader there does, under the
@@ -265,8 +305,3 @@ class GameStream:
 
 def _line(text: str) -> bytes:
     return text.encode() + b"\n"
-
-
-def _wake(inbox: asyncio.Queue) -> None:
-    with contextlib.suppress(asyncio.QueueFull):  # a stream that far behind has lines to send
-        inbox.put_nowait(_WAKE)

@@ -19,6 +19,8 @@ period of several units, "N/10s"), or "off":
   API, per client address.
 - ``challenges`` (RATE_LIMIT_CHALLENGES, default 20/min): challenges an account sends to
   another (accounts.challenges), per account.
+- ``reports`` (RATE_LIMIT_REPORTS, default 20/hour): reports an account files
+  (games.moderation), per account.
 
 Counts live in Django's cache (Redis when REDIS_URL is set, so every process shares them) in
 fixed windows: at most N requests per window of the period; the next window starts afresh. A
@@ -52,6 +54,7 @@ SCOPE_WORDS = {
     "account_logins": "failed logins for this account",
     "signups": "sign-ups from this address",
     "challenges": "challenges from this account",
+    "reports": "reports from this account",
 }
 _PERIOD = re.compile(r"^(\d*)\s*([a-z]+)$")
 
@@ -153,14 +156,17 @@ def check_open(scope: str, client: str) -> None:
 
 
 async def acheck(scope: str, client: str) -> None:
-    """`check` from the event loop: in place with a cache in this process, else on a thread
-    (the Redis cache's client blocks)."""
-    if rate_for(scope) is None:
-        return
+    """`check` from the event loop."""
+    if rate_for(scope) is not None:
+        await with_cache(check, scope, client)
+
+
+async def with_cache(work, *args):
+    """Call `work(*args)`, which reads or writes the cache, from the event loop: in place with a
+    cache in this process, else on a thread (the Redis cache's client blocks)."""
     if isinstance(caches["default"], LocMemCache):
-        check(scope, client)
-    else:
-        await asyncio.get_running_loop().run_in_executor(None, check, scope, client)
+        return work(*args)
+    return await asyncio.get_running_loop().run_in_executor(None, work, *args)
 
 
 def check_join(request) -> None:

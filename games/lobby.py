@@ -107,6 +107,7 @@ def finished_row(game: Game, *, now: datetime.datetime) -> dict:
         "kind": game.kind,
         "kind_label": game.get_kind_display(),
         "description": describe(game.options or {}) if describe is not None else "",
+        "badges": selectors.game_badges(game),
         "seats": seats,
         "winners": [seat["name"] for seat in seats if seats and seat["score"] == best],
         "ended": game.finished.isoformat() if game.finished else None,
@@ -132,6 +133,7 @@ def table_row(
         "kind": game.kind,
         "kind_label": game.get_kind_display(),
         "description": describe(game.options or {}) if describe is not None else "",
+        "badges": selectors.game_badges(game),
         "is_open": game.is_open,
         # Whether it rates, as far as is known now, and why not at one created rated.
         "rated": rated,

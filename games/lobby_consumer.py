@@ -22,6 +22,11 @@ shows them on every page).
 Lobby chat (services.chat_post) publishes ``{"type": "lobby.chat", "chat": {"id", "name", "text",
 "at"}}`` to the lobby group; each socket is sent ``{"type": "chat", "id", "name", "text", "at"}``.
 
+Play now's pools (games.pool): each "lobby" frame has ``"pools": {"set:set-classic:rated": 3,
+...}``, how many wait in each pool that is not empty, and whenever someone enters, leaves or is
+seated the socket is sent ``{"type": "pools", "pools": {...}}``; a player seated from a pool is
+told ``gameStart`` (an account by its group, a guest by its session's).
+
 A client may send ``{"type": "sync"}`` (after a reconnection: the lists again); anything else
 is answered with an error and never closes the socket. A socket whose server stops is closed
 with 1012, Service Restart (games.realtime.open_sockets): its page reconnects at once.
@@ -48,7 +53,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
-from games import lobby, presence, runtime
+from games import lobby, moderation, pool, presence, runtime
 from games.auth import socket_credentials
 from games.consumers import ACCESS_ENDED, KnownSocket
 from games.errors import unavailable
@@ -57,7 +62,7 @@ from games.realtime import LOBBY_GROUP, account_group, credential_group
 log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 4 * 1024
-CHAT_FIELDS = ("id", "name", "text", "at")
+CHAT_FIELDS = ("id", "name", "text", "at", "removed")
 # The account's events a lobby socket passes on (accounts.events sends them to its streams too).
 ACCOUNT_EVENTS = frozenset(
     {"challenge", "challengeCanceled", "challengeDeclined", "gameStart", "gameFinish"}
@@ -67,6 +72,22 @@ ACCOUNT_EVENTS = frozenset(
 # that heard the same news send one reading.
 _readings: dict[tuple, dict] = {}
 _READINGS_SIZE = 256
+
+# The pools' counts as this process last read or heard them (each entry, leave and seating
+# publishes them: `lobby_pools`), read again when older than POOL_COUNTS_MAX_AGE_S: at most one
+# query a second for all the sockets of a process, not one a frame. (A process with no lobby
+# socket hears no news: a second is as stale as its first frame can be.)
+_pool_counts: list = [0.0, None]
+POOL_COUNTS_MAX_AGE_S = 1.0
+
+
+async def _pools() -> dict:
+    heard, counts = _pool_counts
+    if counts is None or time.monotonic() - heard > POOL_COUNTS_MAX_AGE_S:
+        counts = await runtime.run_db(pool.pool_counts)
+        _pool_counts[:] = [time.monotonic(), counts]
+    return counts
+
 
 _online = sync_to_async(presence.lobby_online, thread_sensitive=False)
 _arrive = sync_to_async(presence.lobby_arrive, thread_sensitive=False)
@@ -253,9 +274,11 @@ class LobbyConsumer(KnownSocket, AsyncWebsocketConsumer):
                 delay = (idle_at - timezone.now()).total_seconds() + 0.5
                 self.arm("idle", delay, self.turned_idle)
         self.online = await _online()
+        pools = await _pools()
         await self.send_json(
             {
                 "type": "lobby",
+                "pools": pools,
                 "tables": self.lists["tables"],
                 "idle": self.lists["idle"],
                 "finished": self.lists["finished"],
@@ -276,6 +299,12 @@ class LobbyConsumer(KnownSocket, AsyncWebsocketConsumer):
         self.tables_due = True
         await self.send_soon()
 
+    async def lobby_pools(self, message: dict) -> None:
+        """Someone entered, left or was seated from a pool: the counts, sent on as they are."""
+        counts = message.get("pools") or {}
+        _pool_counts[:] = [time.monotonic(), counts]
+        await self.send_json({"type": "pools", "pools": counts})
+
     async def lobby_online(self, message: dict) -> None:
         """A lobby socket opened or closed (or an entry ran out): who is online changed."""
         await self.send_soon()
@@ -283,6 +312,9 @@ class LobbyConsumer(KnownSocket, AsyncWebsocketConsumer):
     async def lobby_chat(self, message: dict) -> None:
         """A lobby chat message (published by the lobby chat's service): sent on as it is."""
         chat = message.get("chat") or {}
+        reader = self.player.user_id if self.player is not None else None
+        if await runtime.run_db(moderation.hides, reader, message.get("writer")):
+            return  # this account blocked the line's writer
         await self.send_json({"type": "chat", **{k: chat[k] for k in CHAT_FIELDS if k in chat}})
 
     async def account_event(self, message: dict) -> None:

@@ -15,16 +15,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.contrib import messages
 from django.http import Http404
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
-from games import limits, ratings, selectors, services
-from games.auth import ACCOUNT_NAME_TAKEN, is_account_name, is_guest, may_reach, session_player
-from games.errors import NotFound
+from games import ghosts, limits, ratings, selectors, services
+from games.auth import (
+    ACCOUNT_NAME_TAKEN,
+    is_account_name,
+    is_guest,
+    may_reach,
+    reader_account_id,
+    session_player,
+    session_player_save,
+)
+from games.errors import GameError, NotFound
 from games.models import CHAT_MAX_LENGTH, Game, Player
 from games.names import BadName, check_name
 from games.rules import get_rules
@@ -47,7 +56,7 @@ def page_config(game: Game) -> dict:
 
 def form_status(error: Exception) -> int:
     """A refused form answers 400, or 429 when the visitor is over a rate limit."""
-    return error.http_status if isinstance(error, limits.RateLimited) else 400
+    return error.http_status if getattr(error, "http_status", 400) == 429 else 400
 
 
 class FormError(ValueError):
@@ -140,6 +149,7 @@ def game_row(game: Game, player: Player | None) -> dict:
         "unrated": unrated,
         "kind": game.get_kind_display(),
         "description": _describe(game),
+        "badges": selectors.game_badges(game),
         "seats": seats,
         "mine": mine,
         "play_url": play_url,
@@ -234,12 +244,20 @@ def live_page_context(request, game: Game) -> dict:
         "share_url": request.build_absolute_uri(share_path(game)),
         "join_requested": join_requested,
         "seat_ratings": selectors.seat_ratings(game),
+        "badges": selectors.game_badges(game),
         "rated": rated,
         "unrated": unrated,
         # A finished game played again already: where (its players may still join it).
         "rematch_url": selectors.rematch_url(game) if game.status == Game.Status.OVER else None,
         # The chat's latest lines (escaped by the template), and whether this visitor writes.
-        "chat": [selectors.chat_json(message) for message in selectors.chat_recent(game.pk)],
+        "chat": [
+            selectors.chat_json(message)
+            for message in selectors.chat_recent(
+                game.pk,
+                reader=reader_account_id(request),
+                viewer_id=player.pk if player is not None else None,
+            )
+        ],
         "chat_max": CHAT_MAX_LENGTH,
         "can_chat": seat is not None and not seat.is_computer,
     }
@@ -262,10 +280,17 @@ def replay_page(request, game_id: int):
         "replay.html",
         {
             "game": game,
-            "chat": [selectors.chat_json(m) for m in selectors.chat_log(game.pk, limit=10_000)],
+            "chat": [
+                selectors.chat_json(m)
+                for m in selectors.chat_log(
+                    game.pk, limit=10_000, reader=reader_account_id(request)
+                )
+            ],
             "seats": seats,
             "winners": _winners(seats) if game.status == Game.Status.OVER else [],
             "description": _describe(game),
+            "badges": selectors.game_badges(game),
+            "raceable": ghosts.raceable(game),
             "config": {
                 "game": game.pk,
                 "kind": game.kind,
@@ -275,6 +300,34 @@ def replay_page(request, game_id: int):
             },
         },
     )
+
+
+@require_POST
+def race_page(request, game_id: int):
+    """Race a finished solo run ("Race this run", "Race"): a new game of its deal with its sets
+    as a ghost (games.ghosts), the visitor seated; open it. A refusal goes back to the page the
+    button was on, with its sentence."""
+    back = _safe_next(request, reverse("replay", args=[game_id]))
+    try:
+        player = session_player(request)
+        if player is None or request.POST.get("name") is not None:
+            player = session_player_save(request, _clean_name(request.POST.get("name"), request))
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            raise Http404(f"There is no game with id {game_id} to race.")
+        options, seed = ghosts.race_deal(
+            kind=game.kind,
+            options={"ghost": game.pk},
+            may_see=lambda recorded: may_reach(request, recorded.pk, recorded.link_key),
+        )
+        limits.check_join(request)
+        race = services.game_create(kind=game.kind, options=options, seed=seed)
+        ghosts.remember_race(race.pk, game.pk)
+        services.game_join(game_id=race.pk, player=player, name=player.name)
+    except (FormError, GameError) as error:
+        messages.error(request, error.message if isinstance(error, GameError) else str(error))
+        return redirect(back)
+    return redirect(game_url(race))
 
 
 @require_GET

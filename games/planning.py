@@ -113,6 +113,7 @@ class NewGame:
     steps: list[Step] = field(default_factory=list)
     rated: bool = False
     link_key: str = ""  # a private game's key (games.models.Game.link_key)
+    maker: str = ""  # who made it (games.models.Game.maker)
 
 
 # -- planning: the rules only, no database --------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Prefetch
@@ -37,30 +38,44 @@ def stat_fields() -> dict[str, str]:
     return fields
 
 
-def finished_stats(game_ids: Iterable[int]) -> dict[int, dict[str, dict]]:
-    """The figures of each finished game, by id: {seat name: {field: value}} (empty for a kind
-    that counts nothing). Figures not in the cache are computed, BATCH games at a time (one
-    query for the games, one for their logs), and cached."""
+def per_finished_game(game_ids: Iterable[int], *, key, columns, fields, work) -> dict[int, Any]:
+    """What ``work(game, log)`` makes of each finished game, by id, kept in the cache for good
+    under ``key(game_id)``: those not in the cache are worked out BATCH games at a time (one
+    query for the games, with their ``fields``, one for their logs: each move's ``columns``, in
+    order). Profiles' figures (`finished_stats`) and insights (games.insights) are made so."""
     ids = list(dict.fromkeys(game_ids))
-    cached = cache.get_many([_key(game_id) for game_id in ids])
-    found = {game_id: cached[_key(game_id)] for game_id in ids if _key(game_id) in cached}
+    cached = cache.get_many([key(game_id) for game_id in ids])
+    found = {game_id: cached[key(game_id)] for game_id in ids if key(game_id) in cached}
     missing = [game_id for game_id in ids if game_id not in found]
     for start in range(0, len(missing), BATCH):
         chunk = missing[start : start + BATCH]
         logs: dict[int, list] = defaultdict(list)
         rows = Move.objects.filter(game_id__in=chunk).order_by("game_id", "seq")
-        for game_id, actor, outcome, at_ms in rows.values_list(
-            "game_id", "actor", "outcome", "at_ms"
-        ):
-            logs[game_id].append((actor, outcome, at_ms))
-        computed = {}
+        for game_id, *row in rows.values_list("game_id", *columns):
+            logs[game_id].append(tuple(row))
         games = Game.objects.filter(pk__in=chunk, status=Game.Status.OVER)
-        for game in games.only("id", "kind", "options", "state"):
-            stats = getattr(get_rules(game.kind), "stats", None)
-            computed[game.pk] = stats(game.options, game.state, logs[game.pk]) if stats else {}
-        cache.set_many({_key(game_id): value for game_id, value in computed.items()}, None)
+        computed = {game.pk: work(game, logs[game.pk]) for game in games.only("id", *fields)}
+        cache.set_many({key(game_id): value for game_id, value in computed.items()}, None)
         found.update(computed)
     return found
+
+
+def _stats(game: Game, log: list) -> dict[str, dict] | None:
+    stats = getattr(get_rules(game.kind), "stats", None)
+    return stats(game.options, game.state, log) if stats else {}
+
+
+def finished_stats(game_ids: Iterable[int]) -> dict[int, dict[str, dict] | None]:
+    """The figures of each finished game, by id: {seat name: {field: value}} (empty for a kind
+    that counts nothing; None for a game left out of every record, a Set practice table),
+    cached (`per_finished_game`)."""
+    return per_finished_game(
+        game_ids,
+        key=_key,
+        columns=("actor", "outcome", "at_ms"),
+        fields=("kind", "options", "state"),
+        work=_stats,
+    )
 
 
 def totals(per_game: Iterable[dict]) -> dict:
@@ -101,7 +116,11 @@ def account_stats(user) -> dict:
     seats = Seat.objects.filter(player__user=user, game__status=Game.Status.OVER)
     rows = list(seats.values_list("game_id", "name"))
     figures = finished_stats(game_id for game_id, _ in rows)
-    return totals(figures.get(game_id, {}).get(name, {}) for game_id, name in rows)
+    return totals(
+        (figures.get(game_id) or {}).get(name, {})
+        for game_id, name in rows
+        if figures.get(game_id, {}) is not None  # a practice game is no record
+    )
 
 
 def account_ratings(user) -> dict[str, dict]:

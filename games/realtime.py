@@ -204,6 +204,15 @@ def publish_to(group: str, message: dict) -> None:
     layer.group_send_soon(group, message)
 
 
+def call_on_loop(callback) -> bool:
+    """Run `callback()` soon on a running event loop of this process (the server's: one a
+    request or a socket has been served on), from any thread; False when there is none (a
+    command, a test without a server), and then it never runs. For timers of the server's
+    own (games.pool's pairing): `callback` may set one with call_later."""
+    layer = get_channel_layer()
+    return isinstance(layer, GamesLayer) and layer.call_soon(callback)
+
+
 def attach_loop() -> None:
     """Make the running event loop one that changes committed on threads are handed to (the
     server's HTTP entry calls this per request: a lookup once the loop is known)."""
@@ -276,6 +285,28 @@ class GamesLayer(BaseChannelLayer):
                         del self._locals[closed]
                     local = self._locals[loop] = _Local(self, loop)
         return local
+
+    def call_soon(self, callback) -> bool:
+        """`callback()` soon on this thread's running loop if it has one, else on one of the
+        process's running loops; whether one took it."""
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is not None:
+            running.call_soon(callback)
+            return True
+        with self._guard:
+            loops = [local.loop for local in self._locals.values()]
+        for loop in loops:
+            if not loop.is_running():
+                continue
+            try:
+                loop.call_soon_threadsafe(callback)
+            except RuntimeError:  # closed since
+                continue
+            return True
+        return False
 
     def _is_local(self, channel: str) -> bool:
         """A channel of this process (without an inner layer, every channel is)."""

@@ -19,6 +19,9 @@ A kind may also have (the platform asks with ``getattr``):
 - ``rematch_options(options, seed)``: the options of a finished game played again (a new deal);
 - ``dealt_options(options)``: the options of the same game dealt as it is made (a game that
   waits for its start is judged by its deal: whether anyone can play it);
+- ``replay_view(state, now_ms) -> dict`` (optional): a watcher's view of one step of a finished
+  game's replay, where it shows what the game hid while played (Memory's face-down cards);
+  without it a replay's steps are ``view(state, None, now_ms)``;
 - ``seat_view(state, actor, now_ms) -> dict | None``: the fields of `actor`'s view that differ
   from a watcher's (``view(state, actor, now_ms) == {**view(state, None, now_ms),
   **seat_view(state, actor, now_ms)}``), or None where the kind draws each seat's whole view:
@@ -32,12 +35,28 @@ A kind may also have (the platform asks with ``getattr``):
   the reader's seat name (None: a watcher), ``over`` whether the game has ended, ``rated``
   whether it was created rated, ``state`` the game now; each entry is ``{"version", "at",
   "type", "actor", "text"}`` and where it helps ``"cards"``, ``"why"``, ``"points"``;
+- ``ghost_sets(options, state, moves) -> [{"at_ms", "cards"}, ...]``: the sets (or whatever
+  scores) of a game in the order found, each its time since the deal, from its log of ``(actor,
+  outcome, at_ms)``: a kind with it has ghost races (games.ghosts: a finished solo run's are the
+  ghost's, a race's are compared with them); ``run_time_fields``: its ``stats`` fields that are
+  the time of a whole solo run (a profile's best runs to race);
 - ``seed_for(options) -> int | None``: the seed that options fix (a day's puzzle is the same deal
   for everyone), stored as the game's seed; None leaves it random;
 - ``stat_fields`` and ``stats(options, state, moves) -> {name: {field: count or [seconds]}}``:
   what each player did in a finished game, from its state and its log of ``(actor, outcome,
   at_ms)``: a count, or a list of seconds for a field whose name says "seconds" (games.profiles
-  sums the counts and gives the mean and best of the seconds).
+  sums the counts and gives the mean and best of the seconds); None for a game left out of
+  every record (profiles, the site's numbers): a Set practice table;
+- ``badges(options) -> [word, ...]``: words lists show as badges beside the description
+  ("practice");
+- ``hides_cards(options) -> bool``, ``cards_hidden(state) -> bool`` and ``hidden_fields(outcome
+  or action) -> tuple of names``: whether a game of these options can hide its cards (a Set
+  practice table), whether they are hidden from everyone now (paused), and the fields of a
+  move's outcome or action that name cards: while hidden, the replay of a game being played is
+  refused (409), its log and export withhold those fields from everyone and its story the
+  cards of every entry (games.selectors.card_hiding);
+- ``private_refusal(options) -> str | None``: why a game of these options cannot be created
+  open (a 400 with that sentence), or None.
 
 States are plain JSON-able data and the functions never mutate their input, so a rejected action
 leaves the game as it was.

@@ -9,13 +9,16 @@ from django.db import connection
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.urls import reverse
 
-from games import ratings, runtime, store
-from games.errors import NotFound
+from games import ghosts, ratings, runtime, store
+from games.errors import Conflict, NotFound
 from games.models import (
+    ONLY_YOU,
+    Block,
     BotAccount,
     ChatMessage,
     Game,
     Move,
+    Player,
     Rating,
     RatingChange,
     Rematch,
@@ -23,6 +26,7 @@ from games.models import (
 )
 from games.rules import get_rules
 from games.store import TableHead, head_of
+from games.story import card_hiding as story_card_hiding
 from games.story import withheld
 
 
@@ -181,13 +185,20 @@ def game_view(game: Game, *, seat_name: str | None, now: int) -> dict:
     own = getattr(rules, "seat_view", None) if seat_name is not None else None
     fields = own(game.state, seat_name, now) if own is not None and game.pk else None
     if fields is None:
-        return rules.view(game.state, seat_name, now)
+        return _with_ghost(game, rules.view(game.state, seat_name, now))
     key = ("watcher-view", game.pk, game.version)
     watcher = runtime.rendered(key)
     if watcher is None:
         watcher = rules.view(game.state, None, now)
         runtime.remember_rendered(key, watcher)
-    return {**watcher, **fields}
+    # Not in the shared watcher's view: a view drawn on an event loop may lack the result.
+    return _with_ghost(game, {**watcher, **fields})
+
+
+def _with_ghost(game, view: dict) -> dict:
+    """A ghost race's view with its ghost and, once over, the result (games.ghosts)."""
+    extra = ghosts.view_fields(game.pk, game.kind, bool(view.get("over"))) if game.pk else {}
+    return {**view, **extra} if extra else view
 
 
 def move_reply(result, *, seat_name: str, now: int) -> dict:
@@ -218,31 +229,50 @@ def move_json(move: Move, outcome: dict | None = None) -> dict:
     }
 
 
+def card_hiding(game: Game):
+    """The kind's ``hidden_fields`` while ``game``'s cards are hidden from everyone (a paused
+    Set practice table), else None (games.story.card_hiding: its row's state is read only for
+    a game whose options can hide its cards)."""
+    over = game.status == Game.Status.OVER
+    return story_card_hiding(game.kind, game.options, lambda: game.state, over=over)
+
+
 def outcomes_for(game: Game, seat_id: int | None, *, everything: bool = False):
     """How a reader sees the outcomes of a game's moves: a function of a move, or None when
     every outcome is shown whole.
 
     What a move told its seat alone (a Set hint's card: its kind's `private_fields`) is that
     seat's until the game is over; anyone else, watchers included, reads the rest of the
-    outcome and ``"withheld"``, the names of the fields left out. `seat_id` is the reader's seat
-    at the game (None: a watcher); `everything` shows all (the admin's staff)."""
+    outcome and ``"withheld"``, the names of the fields left out. While the game's cards are
+    hidden (`card_hiding`), every field naming a card is withheld from everyone. `seat_id` is
+    the reader's seat at the game (None: a watcher); `everything` shows all (the admin's
+    staff)."""
     private_fields = getattr(get_rules(game.kind), "private_fields", None)
     if everything or private_fields is None or game.status == Game.Status.OVER:
         return None
+    hiding = card_hiding(game)
 
     def shown(move: Move) -> dict:
-        if move.seat_id is None or move.seat_id == seat_id:
-            return move.outcome
-        return withheld(private_fields, move.outcome)
+        outcome = move.outcome
+        if move.seat_id is not None and move.seat_id != seat_id:
+            outcome = withheld(private_fields, outcome)
+        return outcome if hiding is None else withheld(hiding, outcome)
 
+    shown.hiding = hiding  # type: ignore[attr-defined]  # moves_json withholds actions too
     return shown
 
 
 def moves_json(moves, shown=None) -> list[dict]:
-    """Moves as the API shows them, each outcome as `shown` (outcomes_for) lets the reader."""
+    """Moves as the API shows them, each outcome as `shown` (outcomes_for) lets the reader (and
+    each action, while the game's cards are hidden)."""
     if shown is None:
         return [move_json(move) for move in moves]
-    return [move_json(move, shown(move)) for move in moves]
+    hiding = getattr(shown, "hiding", None)
+    answer = [move_json(move, shown(move)) for move in moves]
+    if hiding is not None:
+        for item in answer:
+            item["action"] = withheld(hiding, item["action"])
+    return answer
 
 
 def is_guest_seat(seat) -> bool:
@@ -299,6 +329,13 @@ def public_options(options: dict) -> dict:
     return shown
 
 
+def game_badges(game: Game) -> list[str]:
+    """The words a game's kind shows as badges beside its description ("practice"), for every
+    list and page of the game."""
+    badges = getattr(get_rules(game.kind), "badges", None)
+    return badges(game.options or {}) if badges is not None else []
+
+
 def rated_now(game: Game, state: dict | None = None) -> tuple[bool, str | None]:
     """Whether a game rates its players (as far as is known now: a live table created rated
     still does until something unrates it), and, for a game created rated that does not, why
@@ -349,18 +386,33 @@ def game_summary(game: Game, seats: list[dict] | None = None) -> dict:
 
 
 def game_replay(
-    game: Game, *, start: int = 0, limit: int | None = None, seat_id: int | None = None
+    game: Game,
+    *,
+    start: int = 0,
+    limit: int | None = None,
+    seat_id: int | None = None,
+    reader: int | None = None,
 ) -> dict:
     """Every step of a game with the board as it was: step 0 is the deal, then one per move.
 
     With `limit`, only steps `start` to `start + limit - 1` are described, with the `total` and
     the `next_start` (a Set War draw has 10,001 steps); moves after the page are not read. Each
-    step's board is a watcher's, and its outcome as the reader (`seat_id`) may see it.
+    step's board is a watcher's, and its outcome as the reader (`seat_id`) may see it; its chat
+    as the account `reader` reads it (without the lines of the accounts it blocked).
     """
     shown = outcomes_for(game, seat_id)
     from games.replay import replay_states
 
     rules = get_rules(game.kind)
+    # A game whose cards are hidden now (a paused practice table) shows no step: the one before
+    # the pause holds the cards on the table.
+    if card_hiding(game) is not None:
+        raise Conflict("The game is paused: its replay is back when the game resumes.")
+    view_of = rules.view
+    if game.status == Game.Status.OVER and hasattr(rules, "replay_view"):
+        # A finished game shows everything, even what its players could not see while it was
+        # played (Memory's face-down cards): the kind says how.
+        view_of = lambda state, actor, at: rules.replay_view(state, at)  # noqa: E731
     moves = game.moves.select_related("seat").order_by("seq")
     total = None
     if limit is not None:
@@ -384,9 +436,9 @@ def game_replay(
                 "created": game.created.isoformat(),
             }
         )
-        step["view"] = rules.view(state, None, at)
+        step["view"] = view_of(state, None, at)
         steps.append(step)
-    body = {"game": game_summary(game), "steps": steps, "chat": replay_chat(game)}
+    body = {"game": game_summary(game), "steps": steps, "chat": replay_chat(game, reader=reader)}
     if total is not None:
         following = start + len(steps)
         body.update(
@@ -398,10 +450,11 @@ def game_replay(
     return body
 
 
-def replay_chat(game: Game) -> list[dict]:
+def replay_chat(game: Game, *, reader: int | None = None) -> list[dict]:
     """A game's chat for its replay: each message with its time in ms (`at_ms`), to place it
-    among the steps."""
-    return [{**chat_json(m), "at_ms": m.at_ms} for m in chat_log(game.pk, limit=10_000)]
+    among the steps; as the account `reader` reads it (`chat_for`)."""
+    lines = chat_log(game.pk, limit=10_000, reader=reader)
+    return [{**chat_json(m), "at_ms": m.at_ms} for m in lines]
 
 
 def moves_with_seats() -> Prefetch:
@@ -410,19 +463,22 @@ def moves_with_seats() -> Prefetch:
     return Prefetch("moves", queryset=Move.objects.select_related("seat").order_by("seq"))
 
 
-def game_export(game: Game, *, full: bool, seat_id: int | None = None) -> dict:
+def game_export(
+    game: Game, *, full: bool, seat_id: int | None = None, hidden_players: frozenset = frozenset()
+) -> dict:
     """Everything needed to rebuild the game elsewhere: seed, options and the whole log (read
     here, or prefetched with `moves_with_seats`).
 
     While a game is being played its seed, deck and state would tell the cards to come, so they
     are left out unless `full` (the game is over, or staff are asking); so is what a move told
-    its seat alone, but to that seat (`seat_id`: outcomes_for).
+    its seat alone, but to that seat (`seat_id`: outcomes_for). The chat leaves out the lines
+    of `hidden_players` (`blocked_players`: the players of the accounts the reader blocked).
     """
     data = game_summary(game)
     prefetch_related_objects([game], moves_with_seats())  # nothing more if fetched already
     data["moves"] = moves_json(game.moves.all(), outcomes_for(game, seat_id, everything=full))
     data["created_ms"] = game.created_ms
-    data["chat"] = chat_export(game)
+    data["chat"] = chat_export(game, hidden_players=hidden_players)
     if full:
         data.update(options=game.options, seed=game.seed, state=game.state)
     else:
@@ -442,43 +498,85 @@ def chat_at(at_ms: int) -> str:
 
 
 def chat_json(message: ChatMessage) -> dict:
-    """A chat message as the API, the sockets and the pages show it."""
-    return {
+    """A chat message as the API, the sockets and the pages show it; a line the word filter
+    hid (shown to its writer only) says so."""
+    shown = {
         "id": message.pk,
         "name": message.name,
         "text": message.text,
         "at": chat_at(message.at_ms),
+        **({"removed": True} if message.removed else {}),
     }
+    if message.hidden:
+        shown.update(hidden=True, note=ONLY_YOU)
+    return shown
 
 
-def chat_log(game_id: int | None, since_id: int | None = None, limit: int = CHAT_PAGE) -> list:
+def chat_for(game_id: int | None, reader: int | None = None, viewer_id: int | None = None):
+    """A game's chat (None: the lobby's) as the account `reader` (a user's id, or None) and the
+    player `viewer_id` read it: without the lines of the accounts `reader` blocked
+    (games.moderation), nor those the word filter hid, which only their writer reads."""
+    messages = ChatMessage.objects.filter(game_id=game_id).read_by(reader)  # None: the lobby's
+    if viewer_id is None:
+        return messages.filter(hidden=False)
+    return messages.filter(Q(hidden=False) | Q(player_id=viewer_id))
+
+
+def chat_log(
+    game_id: int | None,
+    since_id: int | None = None,
+    limit: int = CHAT_PAGE,
+    *,
+    reader: int | None = None,
+    viewer_id: int | None = None,
+) -> list:
     """A game's chat (None: the lobby's), oldest first: the first `limit` messages after the
-    message `since_id` (all of them from the start when None)."""
-    messages = ChatMessage.objects.filter(game_id=game_id)  # None: IS NULL, the lobby's
+    message `since_id` (all of them from the start when None), as `reader` and `viewer_id`
+    read it (`chat_for`)."""
+    messages = chat_for(game_id, reader, viewer_id)
     if since_id:
         messages = messages.filter(id__gt=since_id)
     return list(messages.order_by("id")[: max(limit, 1)])
 
 
-def chat_recent(game_id: int | None, limit: int = 50) -> list:
+def chat_recent(
+    game_id: int | None,
+    limit: int = 50,
+    *,
+    reader: int | None = None,
+    viewer_id: int | None = None,
+) -> list:
     """The latest `limit` messages of a game's chat (None: the lobby's), oldest first: what a
-    page shows when it opens."""
-    messages = ChatMessage.objects.filter(game_id=game_id)  # None: IS NULL, the lobby's
+    page shows when it opens, as `reader` and `viewer_id` read it (`chat_for`)."""
+    messages = chat_for(game_id, reader, viewer_id)
     return list(reversed(messages.order_by("-id")[:limit]))
 
 
 def chat_with_games() -> Prefetch:
     """A game's whole chat in order (for exports of many games: one query for all of them)."""
-    return Prefetch("chat_messages", queryset=ChatMessage.objects.order_by("id"))
+    return Prefetch(
+        "chat_messages", queryset=ChatMessage.objects.filter(hidden=False).order_by("id")
+    )
 
 
-def chat_export(game: Game) -> list[dict]:
+def chat_export(game: Game, *, hidden_players: frozenset = frozenset()) -> list[dict]:
     """A game's chat as its export shows it: name, text and when, in order (read here, or
-    prefetched with `chat_with_games`)."""
+    prefetched with `chat_with_games`), without the lines of `hidden_players`."""
     prefetch_related_objects([game], chat_with_games())
     return [
-        {"name": m.name, "text": m.text, "at": chat_at(m.at_ms)} for m in game.chat_messages.all()
+        {"name": m.name, "text": m.text, "at": chat_at(m.at_ms)}
+        for m in game.chat_messages.all()
+        if m.player_id not in hidden_players
     ]
+
+
+def blocked_players(reader: int | None) -> frozenset[int]:
+    """The players of the accounts the account `reader` blocked: whose chat its exports leave
+    out (read once for a download of many games; most accounts block nobody: one query)."""
+    if reader is None:
+        return frozenset()
+    blocked = Block.objects.filter(blocker_id=reader).values("blocked_id")
+    return frozenset(Player.objects.filter(user_id__in=blocked).values_list("pk", flat=True))
 
 
 # -- ratings ------------------------------------------------------------------------------------

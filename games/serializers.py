@@ -180,8 +180,10 @@ class GameCreateRequest(GameCreateCommon):
             "created (a 400 names a bad one). Set: `rules` (`declare` or `classic`), "
             "`attributes` (3 or 4 for declare; 3, 4 or 5 for classic), `deck`, `board_size` "
             "(classic: a multiple of 3 up to the whole deck), `declare_ms` and `away_ms` (1 to "
-            "86400000 ms, one day). Square Game: `players` (2 to 4), `save`. Set War games are "
-            "created with POST /api/setwar/."
+            "86400000 ms, one day), `ghost` (a ghost race: the id of a finished solo game). "
+            "Square Game: `players` (2 to 4), `save`. Set War games are created with POST "
+            "/api/setwar/. A Set `practice` table (true) is private and unrated: with `open` or "
+            "`rated` true the create is a 400 naming why (code `private_only` or `not_rated`)."
         ),
     )
 
@@ -257,7 +259,10 @@ class GameOut(serializers.Serializer):
 
 class GameDetailOut(GameOut):
     view = serializers.DictField(
-        help_text="The game as the requesting seat (or a watcher) sees it."
+        help_text="The game as the requesting seat (or a watcher) sees it. A ghost race's view "
+        'adds `ghost` (`{"game", "player", "sets": [{"at_ms", "cards"}]}`) and, once over, '
+        '`ghost_result` (`{"sets": [{"set", "you_ms", "ghost_ms", "ahead"}], "winner", "lines", '
+        '"summary"}`; see the Set option `ghost`).'
     )
     seat = SeatOut(allow_null=True, help_text="The requesting seat, if any.")
     watching = serializers.IntegerField(
@@ -527,6 +532,16 @@ class ChatOut(serializers.Serializer):
     name = serializers.CharField(help_text="The writer's name (at a game, their seat's).")
     text = serializers.CharField(help_text="As written: plain text, to be shown escaped.")
     at = serializers.DateTimeField(help_text="When it was written: ISO 8601, UTC, to the ms.")
+    hidden = serializers.BooleanField(
+        required=False,
+        help_text=(
+            "Present (true) only on a line that says a word of the chat's word filter "
+            "(CHAT_BLOCKED_WORDS): it is shown to its writer only, never to anyone else."
+        ),
+    )
+    note = serializers.CharField(
+        required=False, help_text='With `hidden`: "Only you can see this: ..." in words.'
+    )
 
 
 class ChatExportOut(serializers.Serializer):

@@ -35,7 +35,21 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from games import bots, limits, metrics, ratings, realtime, runtime, selectors, store
+from games import (
+    arena,
+    bots,
+    limits,
+    manners,
+    metrics,
+    moderation,
+    presence,
+    ratings,
+    realtime,
+    runtime,
+    selectors,
+    store,
+    wordfilter,
+)
 from games.errors import Conflict, Forbidden, GameError, NotFound, RuleError
 from games.metrics import Committed
 from games.models import (
@@ -101,10 +115,20 @@ class Written:
 
 @dataclass(frozen=True)
 class Work:
-    """A request for `run` or `arun`: the rate limits to count first, then the job."""
+    """A request for `run` or `arun`: whose ban to look up (a player's id, None: nobody's) and
+    the rate limits to count first, then the job."""
 
     job: Generator
     limits: tuple[tuple[str, str], ...] = ()
+    banned: int | None = None
+
+    def gate(self) -> None:
+        """Refuse a banned player, then count the limits: what is read from the cache (Redis
+        when the site is scaled out) before the job, all at once (on the event loop, one trip
+        to a thread for both: `arun`)."""
+        moderation.check_ban(self.banned)  # a banned account is told why and until when
+        for scope, key in self.limits:
+            limits.check(scope, key)
 
 
 # -- the message of a committed change ----------------------------------------------------------
@@ -199,6 +223,7 @@ def commit(game_id: int, plan: Plan, *, seats: bool = False, now: int | None = N
         new_head = after(head, change)
         if change.ended:
             yield from ratings.rate_ended(game_id, head.kind, new_head.state)
+            yield from arena.score_ended(game_id, head.kind, new_head.state)
         published = any(step.published for step in change.steps)
         yield store.Announce((new_head, change_message(head, change) if published else None))
         if change.new_seat is not None or change.ended:  # a seat taken, a game over
@@ -323,6 +348,9 @@ def announce(announced: list) -> None:
         if type(item) is AccountNews:
             _announce_to_accounts(item)
             continue
+        if type(item) is arena.TournamentNews:
+            arena.announce(item)
+            continue
         head, message, *seat = item
         runtime.remember_head(head)
         if seat:
@@ -351,8 +379,7 @@ def _woke(game_id: int) -> bool:
 def run(work: Work):
     """Serve a request on Django's thread: its limits, then its job in one transaction; the
     announcements once that transaction has committed."""
-    for scope, key in work.limits:
-        limits.check(scope, key)
+    work.gate()
     ran = store.run(work.job)
     if ran.announced:
         transaction.on_commit(lambda: announce(ran.announced))
@@ -361,8 +388,8 @@ def run(work: Work):
 
 async def arun(work: Work):
     """Serve a request on the event loop: its limits, then its job, then its announcements."""
-    for scope, key in work.limits:
-        await limits.acheck(scope, key)
+    if work.banned is not None or any(limits.rate_for(scope) for scope, _ in work.limits):
+        await limits.with_cache(work.gate)
     ran = await store.arun(work.job)
     announce(ran.announced)
     return ran.value
@@ -392,6 +419,13 @@ def check_action(action) -> None:
         ) from None
 
 
+#: Why "end_left" is refused at an unrated table: leaving it costs nothing (games.manners).
+UNRATED_LEAVE = (
+    "Only a rated game is ended because a player left: this table is unrated, so play on, "
+    "or leave it too."
+)
+
+
 def move(*, game_id: int, seat, action: dict, now: int | None = None) -> Work:
     """A seat's move (over the API, a WebSocket or by a computer of the tests): the action must
     be well formed, the seat's moves are counted, then the rules decide. `run`/`arun` it for a
@@ -400,11 +434,17 @@ def move(*, game_id: int, seat, action: dict, now: int | None = None) -> Work:
         raise Forbidden("That seat does not belong to this game.")
     check_action(action)
     now = now_ms() if now is None else now
+    if action.get("type") == "end_left" and action.get("seat") in presence.table_here(game_id):
+        # The rules judge by the seat's last request; a page still open there is here too.
+        raise Conflict(f"{action['seat']} is still at the table: their page is open.")
 
     def plan(head, seats):
+        if action.get("type") == "end_left" and not head.rated:
+            raise Conflict(UNRATED_LEAVE)
         return plan_move(head, seats, seat=seat.pk, name=seat.name, action=action, now=now)
 
-    return Work(_move_job(game_id, plan, seat, now), (("moves", f"seat:{seat.pk}"),))
+    job = _move_job(game_id, plan, seat, now)
+    return Work(job, (("moves", f"seat:{seat.pk}"),), banned=seat.player_id)
 
 
 async def amove(*, game_id: int, seat, action: dict, now: int | None = None) -> MoveResult:
@@ -434,8 +474,10 @@ def join(
     or when the way in has found that the request may reach it (`reached`: games.auth); to
     anyone else it does not exist. The seat's token is handed to `credential` (an account's
     token, a session: games.models.Seat.credential), and ends with it. `run`/`arun` it for a
-    Written whose change holds the seat."""
+    Written whose change holds the seat. A banned account's player is refused."""
     now = now_ms() if now is None else now
+    if player_id is not None:  # an account that left rated games too often waits (a read)
+        manners.check_rated_join(game_id=selectors.game_id_of(game_id), player_id=player_id)
 
     seating = []
 
@@ -463,7 +505,7 @@ def join(
         return (yield from commit(game_id, plan, seats=True, now=now))
 
     counted = (("joins", client),) if client is not None else ()
-    return Work(job(), counted)
+    return Work(job(), counted, banned=player_id)
 
 
 def create(
@@ -476,11 +518,18 @@ def create(
     client: str | None = None,
     now: int | None = None,
     rated: bool = False,
+    maker: str = "",
 ) -> Work:
     """Make a game of a kind with validated options; `client`'s joins are counted. `run`/`arun`
     it for (the new game's head, its creation time, its options). A `rated` game rates its
-    seats when it ends (games.ratings)."""
+    seats when it ends (games.ratings). A public table made by `maker` (games.auth.table_maker)
+    is counted against the public tables they may make an hour (checked here, on Django's
+    thread: a `maker` is given only there; games.auth.table_maker names them)."""
     now = now_ms() if now is None else now
+    if maker and is_open:
+        manners.check_public_tables(maker)
+    if rated and maker.startswith("account:"):  # its maker sits there next
+        manners.check_rated_wait(int(maker.partition(":")[2]))
 
     def job():  # the rules check the options once the limit is counted
         game = planned_create(
@@ -494,6 +543,7 @@ def create(
         )
         if not is_open and not is_default:  # by link only: the key is in the link
             game.link_key = new_link_key()
+        game.maker = maker
         return (yield from insert(game))
 
     counted = (("joins", client),) if client is not None else ()
@@ -518,6 +568,11 @@ def planned_create(
     game = plan_create(
         kind=kind, options=options, seed=seed, now=now, is_open=is_open, is_default=is_default
     )
+    # Some tables are private by their options (a Set practice table): open is refused, naming why.
+    private = getattr(get_rules(kind), "private_refusal", None)
+    why_private = private(game.options) if private is not None and is_open else None
+    if why_private is not None:
+        raise RuleError(why_private, "private_only")
     # Rated means rated: options that are never rated are refused, not shown as rated.
     refused = ratings.options_refusal(kind, game.options) if rated else None
     if refused is not None:
@@ -604,7 +659,8 @@ def protocol_work(
     """One plain-text protocol request at an open table: join the name if new (a seat played
     by name), then act, in one write. A name that a browser, a computer or a token client holds
     at the table is refused. `limits_` are the way in's counts (a new name's join, the seat's
-    moves)."""
+    moves). A name that is a banned account's (its name or its players') is refused: over the
+    protocol a player is its name."""
     now = now_ms() if now is None else now
     cached = runtime.cached_seat(game_id, name)
 
@@ -645,6 +701,7 @@ def protocol_work(
 
 
 def _protocol_job(game_id, plan, name, read_seats, now, seating):
+    moderation.check_ban_name(name)  # run with the work: its refusal is the way in's answer
     if read_seats:  # a name new to this process: a rated table seats no name (games.ratings)
         seating.append((yield store.ReadSeating(game_id, None)))
     written = yield from commit(game_id, plan, seats=read_seats, now=now)
@@ -672,6 +729,7 @@ def game_create(
     is_default: bool = False,
     now: int | None = None,
     rated: bool = False,
+    maker: str = "",
 ) -> Game:
     """Create a game of a kind with validated options and a seed (random when not given)."""
     head, _created, _options = run(
@@ -683,6 +741,7 @@ def game_create(
             is_default=is_default,
             now=now,
             rated=rated,
+            maker=maker,
         )
     )
     return Game.objects.get(pk=head.pk)
@@ -880,28 +939,43 @@ def chat_post(*, game_id: int | None, player_id: int, text, now: int | None = No
             selectors.game_row(game_id)  # an unknown game is a 404, not a 403
             raise Forbidden(SPECTATORS_READ)
         name = seat.name
+        writer = Player.objects.filter(pk=player_id).values_list("user_id", flat=True).first()
     else:
         player = Player.objects.filter(pk=player_id, is_computer=False).only("name", "user").first()
         if player is None or not player.name:
             raise Forbidden(NAMELESS)
         if bots.is_bot(player.user_id):
             raise Forbidden(bots.NO_LOBBY_CHAT)
+        gated = manners.lobby_chat_refusal(player)
+        if gated is not None:
+            raise Forbidden(gated)
         name = player.name
+        writer = player.user_id
+    moderation.check_mute(writer)  # a muted account is told why and until when
     text = chat_text(text)
     limits.check("chat", f"player:{player_id}")
+    # A line that says a blocked word is kept, and shown to its writer only (the answer, the
+    # writer's socket and pages); nobody else hears of it.
+    blocked = wordfilter.blocked_words(text, settings.CHAT_BLOCKED_WORDS)
+    hidden = bool(blocked)
     message = ChatMessage.objects.create(
         game_id=game_id,
         player_id=player_id,
         name=name,
         text=text,
         at_ms=now_ms() if now is None else now,
+        hidden=hidden,
     )
     chat = selectors.chat_json(message)
+    if hidden:  # and the moderators are told, as by a report
+        moderation.report_filtered(message, blocked)
+        return message
     if game_id is None:
-        announced = {"type": "lobby.chat", "chat": chat}
+        # `writer`: the account whose line it is, for the sockets of those who blocked it.
+        announced = {"type": "lobby.chat", "chat": chat, "writer": writer}
         transaction.on_commit(lambda: realtime.publish_lobby(announced))
     else:
-        announced = {"type": "game.chat", "game": game_id, "chat": chat}
+        announced = {"type": "game.chat", "game": game_id, "chat": chat, "writer": writer}
         transaction.on_commit(lambda: realtime.publish(announced))
     return message
 

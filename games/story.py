@@ -20,7 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
-from games.models import ChatMessage, Game, Move
+from django.db.models import Q
+
+from games.models import ONLY_YOU, ChatMessage, Game, Move
 from games.rules import get_rules
 
 
@@ -83,7 +85,25 @@ def entries_of(
         ]
     else:
         told = hook(options, moves, viewer=viewer, over=over, rated=rated, state=state)
-    return _numbered(told)
+    entries = _numbered(told)
+    # While the game's cards are hidden from everyone (a paused practice table), no entry shows
+    # one, nor a why line that would describe it.
+    if state is not None and card_hiding(kind, options, lambda: state, over=over) is not None:
+        entries = [{**entry, "cards": [], "why": []} for entry in entries]
+    return entries
+
+
+def card_hiding(
+    kind: str, options: dict, state: Callable[[], dict], *, over: bool
+) -> Callable[[dict], Iterable[str]] | None:
+    """The kind's ``hidden_fields`` while a game's cards are hidden from everyone (a paused Set
+    practice table: every field naming a card is withheld from every reader), else None. The
+    game's ``state()`` is read only when its options can hide its cards (``hides_cards``)."""
+    rules = get_rules(kind)
+    hides = getattr(rules, "hides_cards", None)
+    if over or hides is None or not hides(options or {}):
+        return None
+    return rules.hidden_fields if rules.cards_hidden(state()) else None
 
 
 def _numbered(told: list[dict]) -> list[dict]:
@@ -112,7 +132,7 @@ def _numbered(told: list[dict]) -> list[dict]:
 
 def chat_entry(message: ChatMessage) -> dict:
     """A chat line as a story entry (its id ``c<id>``, as the sockets' chat messages have)."""
-    return {
+    entry = {
         "id": f"c{message.pk}",
         "version": None,
         "at": message.at_ms,
@@ -125,6 +145,9 @@ def chat_entry(message: ChatMessage) -> dict:
         "name": message.name,
         "chat": message.text,
     }
+    if message.hidden:
+        entry.update(hidden=True, note=ONLY_YOU)
+    return entry
 
 
 def in_time_order(entries: list[dict]) -> list[dict]:
@@ -148,11 +171,18 @@ CHAT_LIMIT = 10_000  # chat lines a story carries at most (as a replay)
 
 
 def game_story(
-    game: Game, *, state: dict, version: int, viewer: str | None, since: int = 0
+    game: Game,
+    *,
+    state: dict,
+    version: int,
+    viewer: str | None,
+    since: int = 0,
+    reader: int | None = None,
 ) -> dict:
     """The story of ``game`` (its row: kind, options, rated, status) at ``version`` with
     ``state``, as ``viewer`` may read it: ``{"game", "version", "entries"}``, chat included
-    (all of it when ``since`` is 0; else only the moves after that version)."""
+    (all of it when ``since`` is 0; else only the moves after that version), without the lines
+    of the accounts ``reader`` (a user's id) blocked."""
     over = game.status == Game.Status.OVER
     moves = moves_after(game.pk, since, version)
     entries = entries_of(
@@ -165,6 +195,9 @@ def game_story(
         state=state,
     )
     if since == 0:
-        messages = ChatMessage.objects.filter(game_id=game.pk).order_by("id")[:CHAT_LIMIT]
+        # A line the word filter hid is its writer's only (a seat's name is unique at a game).
+        shown = Q(hidden=False) | Q(name=viewer) if viewer else Q(hidden=False)
+        messages = ChatMessage.objects.filter(shown, game_id=game.pk).read_by(reader)
+        messages = messages.order_by("id")[:CHAT_LIMIT]
         entries += [chat_entry(message) for message in messages]
     return {"game": game.pk, "version": version, "entries": in_time_order(entries)}

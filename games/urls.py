@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from games import api
+from games import api, pool_api
 
 urlpatterns = [
     path("games/", api.GameListView.as_view(), name="game-list"),
@@ -17,6 +17,7 @@ urlpatterns = [
     path("games/<int:game_id>/export", api.ExportView.as_view(), name="game-export"),
     path("games/<int:game_id>/replay", api.ReplayView.as_view(), name="game-replay"),
     path("games/<int:game_id>/story", api.StoryView.as_view(), name="game-story"),
+    path("pool", pool_api.PoolView.as_view(), name="pool"),
     path("leaderboard/<str:mode>", api.LeaderboardView.as_view(), name="leaderboard-api"),
     # Last: any other address under /api/ (a game id that is not a number...) is a JSON 404.
     re_path(r"^(?P<path>(?s:.*))$", api.not_found, name="api-not-found"),

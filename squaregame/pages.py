@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import limits, lobby, selectors, services
-from games.auth import session_player, session_player_save
+from games import limits, lobby, moderation, selectors, services
+from games.auth import session_player, session_player_save, table_maker
 from games.errors import GameError, RuleError
 from games.models import Game, Player
 from games.pages import (
@@ -151,12 +151,14 @@ def square_home(request):
         speed = _choice(request.POST, "speed", SPEEDS, "computer speed", "fast")
         limits.check_join(request)
         player = _form_player(request)
+        moderation.check_ban(player.pk)  # before the game is made: a banned account makes none
         game = services.game_create(
             kind=Game.Kind.SQUARE,
             options={"players": players},
             is_open=True,  # listed here for anyone to join, as every Square Game page's game
             # Only an account's game can be rated: a guest's box is ignored (it is not shown).
             rated=request.user.is_authenticated and request.POST.get("rated") == "on",
+            maker=table_maker(request),
         )
         services.game_join(game_id=game.pk, player=player, name=player.name)
         for _ in range(computers):
@@ -218,6 +220,9 @@ def square_game(request, game_id: int):
         meanings={str(code): text for code, text in STATUS_MEANINGS.items()},
         # The pieces as the engine lays them, so the page draws them from no copy of its own.
         pieces=piece_shapes(),
+        # A rated game offers "End the game: X left" once the seat to move has been away on
+        # its turn for the table's away time (the end_left action; the server judges).
+        rated=bool(game.rated),
     )
     return render(
         request,

@@ -42,10 +42,18 @@ from squaregame.engine import (
     start_from_board,
 )
 from squaregame.engine import apply as engine_apply
+from squaregame.engine import leave as engine_leave
 from squaregame.engine import view as engine_view
 from squaregame.story import game_story
 
 PLAYERS_DEFAULT = 2
+
+AWAY_MS = 120_000
+"""How long a seat may stay away on its turn (no move, no page open) before another seat may
+end the game because it left (``end_left``): two minutes, a turn's long think included."""
+
+AWAY_MS_RANGE = (10_000, 86_400_000)
+"""The ``away_ms`` option's bounds: ten seconds to a day."""
 SAVE_PLAYERS_DEFAULT = 4
 """The player count a save is loaded with when none is given (the original format's)."""
 
@@ -67,6 +75,28 @@ STATUS_MEANINGS = {
 
 BOARD_FIELDS = ("player_num", "piece_num", "permutation", "x", "y")
 PLACE_FIELDS = ("piece_num", "permutation", "x", "y")
+
+
+def clean_away_ms(value: object) -> int:
+    """Return an ``away_ms`` option (whole milliseconds, `AWAY_MS_RANGE`), or raise a
+    RuleError that says what is wrong.
+
+    >>> clean_away_ms(60_000)
+    60000
+    """
+    low, high = AWAY_MS_RANGE
+    if not _is_int(value) or not low <= value <= high:
+        raise RuleError(
+            f"away_ms: how long a seat may stay away on its turn, {low} to {high} "
+            f"milliseconds, not {value!r}.",
+            "bad_option",
+        )
+    return value
+
+
+def away_ms(state: dict) -> int:
+    """The table's away limit (`AWAY_MS` unless its options said otherwise)."""
+    return int(state.get("away_ms", AWAY_MS))
 
 
 def _bad_save(message: str) -> RuleError:
@@ -292,6 +322,7 @@ ACTION_FIELDS = {
     "place": ("type", "piece", "permutation", "x", "y"),
     "opening": ("type", "piece", "permutation", "x", "y"),
     "pass": ("type",),
+    "end_left": ("type", "seat"),
 }
 
 
@@ -307,23 +338,29 @@ class SquareKind:
     # -- options and state ------------------------------------------------------------------
 
     def options(self, options: dict) -> dict:
-        """Validate ``players`` (2-4, default 2) and an optional ``save`` to continue from."""
+        """Validate ``players`` (2-4, default 2), an optional ``save`` to continue from and
+        ``away_ms`` (how long a seat may stay away on its turn before the others may end the
+        game because it left; `AWAY_MS` by default)."""
         if not isinstance(options, dict):
             raise RuleError(
                 "Square Game options are a JSON object: players and save.", "bad_option"
             )
-        unknown = sorted(set(options) - {"players", "save"})
+        unknown = sorted(set(options) - {"players", "save", "away_ms"})
         if unknown:
             raise RuleError(
-                f"Unknown Square Game option {unknown[0]!r}; the options are players and save.",
+                f"Unknown Square Game option {unknown[0]!r}; the options are players, save "
+                "and away_ms.",
                 "bad_option",
             )
         players = clean_players(options.get("players"))
+        cleaned: dict[str, Any] = {"players": players}
+        if options.get("away_ms") is not None:
+            cleaned["away_ms"] = clean_away_ms(options["away_ms"])
         if options.get("save") is None:
-            return {"players": players}
+            return cleaned
         save = clean_save(options["save"])
         load_save(save, players)
-        return {"players": players, "save": save}
+        return {**cleaned, "save": save}
 
     def new(self, *, options: dict, seed: int, now_ms: int) -> dict:
         players = clean_players(options.get("players"))
@@ -331,7 +368,10 @@ class SquareKind:
             engine = load_save(options["save"], players, seed)
         else:
             engine = new_game(players, seed)
-        return {"game": engine.to_dict(), "names": []}
+        state: dict[str, Any] = {"game": engine.to_dict(), "names": []}
+        if options.get("away_ms") is not None:
+            state["away_ms"] = clean_away_ms(options["away_ms"])
+        return state
 
     @staticmethod
     def engine(state: dict) -> GameState:
@@ -363,7 +403,7 @@ class SquareKind:
         names.append(name)
         seat = len(names)
         outcome = {"seat": seat, "name": name, "started": seat == players}
-        return Result({**state, "names": names}, outcome, event=True)
+        return Result({**state, "names": names, "last_ms": now_ms}, outcome, event=True)
 
     def apply(self, state: dict, actor: str, action: dict, now_ms: int) -> Result:
         """Let ``actor``'s seat place a piece or pass; a refusal raises and changes nothing."""
@@ -379,6 +419,8 @@ class SquareKind:
                 "waiting",
             )
         engine = self.engine(state)
+        if isinstance(action, dict) and action.get("type") == "end_left":
+            return self._end_left(state, engine, actor, action, now_ms)
         try:
             after, outcome = engine_apply(engine, seat, action)
         except IllegalMoveError as error:
@@ -389,6 +431,55 @@ class SquareKind:
         outcome["winner_names"] = [self._name(state, s) for s in outcome["winners"]]
         fields = ACTION_FIELDS.get(action.get("type"), ("type",))
         read = {key: action[key] for key in fields if key in action}
+        after_state = {**state, "game": after.to_dict(), "last_ms": now_ms}
+        return Result(after_state, outcome, event=True, action=read)
+
+    def _end_left(
+        self, state: dict, engine: GameState, actor: str, action: dict, now_ms: int
+    ) -> Result:
+        """End the game because the seat named ``action["seat"]`` left: it is its turn, and it
+        has been away (no move since its turn began; the platform adds: no page open) for the
+        table's ``away_ms``. The seats that stayed win; the leaver ranks last. A seat waiting
+        for its turn has not left: it is judged once the turn is its."""
+        name = action.get("seat")
+        if engine.over:
+            raise RuleError("The game is over.", "game_over", http_status=409)
+        if not isinstance(name, str) or self.seat_of(state, name) is None:
+            raise RuleError(
+                'Say who left: {"type": "end_left", "seat": <a seat\'s name>}.', "bad_action"
+            )
+        if name == actor:
+            raise RuleError("You cannot end the game because you left: you are here.", "bad_action")
+        if engine.to_move != self.seat_of(state, name):
+            raise RuleError(
+                f"It is not {name}'s turn: a player waiting for their turn has not left. "
+                f"Once it is theirs and they stay away, the game can be ended.",
+                "not_away",
+                http_status=409,
+            )
+        limit = away_ms(state)
+        waited = now_ms - int(state.get("last_ms", 0))
+        if waited < limit:
+            raise RuleError(
+                f"{name} is still here (their turn began {max(waited, 0) // 1000} s ago); a "
+                f"player is gone after {limit // 1000} s away on their turn.",
+                "not_away",
+                http_status=409,
+            )
+        after = engine_leave(engine, self.seat_of(state, name))
+        winners = [self._name(state, s) for s in after.winners]
+        outcome = {
+            "status": 5,
+            "meaning": STATUS_MEANINGS[5],
+            "left": name,
+            "over": True,
+            "winners": list(after.winners),
+            "winner_names": winners,
+            "to_move": None,
+            "to_move_name": None,
+            "seat_name": actor,
+        }
+        read = {"type": "end_left", "seat": name}
         return Result({**state, "game": after.to_dict()}, outcome, event=True, action=read)
 
     def _refusal(self, state: dict, engine: GameState, actor: str, error: IllegalMoveError) -> str:
@@ -460,6 +551,16 @@ class SquareKind:
         view["legal_squares"] = squares
         view["legal_count"] = count
         view["your_turn"] = seat is not None and not waiting and engine.to_move == seat
+        view["left"] = [self._name(state, s) for s in engine.left]
+        view["away_ms"] = away_ms(state)
+        # When the seat to move has been away on its turn for the table's limit (the page adds
+        # whether its player's page is open): the others may end the game then (end_left).
+        to_move = view["to_move"]
+        view["away_at"] = (
+            int(state.get("last_ms", 0)) + away_ms(state)
+            if to_move is not None and not waiting and "last_ms" in state
+            else None
+        )
         return view
 
     def status(self, state: dict) -> str:
@@ -474,17 +575,24 @@ class SquareKind:
 
     rating_modes = {"square": "Square Game"}
 
+    def play_now_options(self, mode: str, players: int) -> dict | None:
+        """The options of a Play now table (games.pool): the one mode, for `players`."""
+        return {"players": players} if mode == "square" else None
+
     def rating_mode(self, options: dict) -> str | None:
         """The one mode; a game continued from a save is not rated (it did not start equal)."""
         return None if options.get("save") is not None else "square"
 
     def rating(self, options: dict, state: dict) -> tuple[str, dict[str, int]] | None:
-        """Rate a finished game: the winners share the first place, the others the second."""
+        """Rate a finished game: the winners share the first place, the others the second, and
+        a seat that left (``end_left``) ranks last."""
         if self.rating_mode(options) is None:
             return None
         winners = set(state["game"]["winners"])
+        left = set(state["game"].get("left", ()))
         return "square", {
-            name: 0 if number in winners else 1 for number, name in enumerate(state["names"], 1)
+            name: 0 if number in winners else 2 if number in left else 1
+            for number, name in enumerate(state["names"], 1)
         }
 
     def story(self, options: dict, moves, **reader) -> list[dict]:

@@ -82,6 +82,16 @@ SQUARE_SAVE = {
                 "description": "2 to 4 (omitted or null: 2).",
             },
             "save": {**SQUARE_SAVE, "nullable": True},
+            "away_ms": {
+                "type": "integer",
+                "minimum": 10_000,
+                "maximum": 86_400_000,
+                "default": 120_000,
+                "nullable": True,
+                "description": "How long a seat may stay away on its turn (no move, no page "
+                "open) before another seat may end a rated game because it left (end_left); "
+                "two minutes by default.",
+            },
         },
     }
 )

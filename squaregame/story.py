@@ -66,6 +66,9 @@ def game_story(
             told.append(("place", text, actor, {"points": squares or None}))
         elif kind == "pass":
             told.append(("pass", f"{actor} passed.", actor, {}))
+        elif kind == "end_left":
+            gone = outcome.get("left") or action.get("seat")
+            told.append(("leave", f"{gone} left the game ({actor} ended it there).", actor, {}))
         if outcome.get("over"):
             winners = [name for name in outcome.get("winner_names") or () if name]
             if winners:

@@ -94,6 +94,8 @@ class Server:
             RATE_LIMIT_LOGINS="off",
             RATE_LIMIT_ACCOUNT_LOGINS="off",
             RATE_LIMIT_SIGNUPS="off",
+            LOBBY_CHAT_MIN_GAMES="0",
+            PUBLIC_TABLES_PER_HOUR="0",
         )
         if like is not None:
             for key in ("DATABASE_URL", "REDIS_URL", "CHANNEL_PREFIX"):
@@ -201,12 +203,26 @@ def server(tmp_path_factory):
     running.stop()
 
 
+@pytest.fixture(scope="session")
+def twins(tmp_path_factory):
+    """Two daphne processes on different ports serving one PostgreSQL database and one Redis
+    (watch timeout 5 s); skipped unless the suite runs on them (`make test-scaled`)."""
+    if not scaled_backend():
+        pytest.skip("two processes share games through PostgreSQL and Redis (make test-scaled)")
+    first = Server(tmp_path_factory.mktemp("twin-a"), SET_WATCH_TIMEOUT_S="5").start()
+    second = Server(tmp_path_factory.mktemp("twin-b"), like=first, SET_WATCH_TIMEOUT_S="5")
+    second.start()
+    yield first, second
+    second.stop()
+    first.stop()
+
+
 @pytest.fixture(autouse=True)
 def _fresh_state_cache(settings):
     """Game ids and versions repeat across test databases: start each test with no cached state,
     and with cache keys of its own (rate-limit counters of one test must not count in the next,
     in the same window; a finished game's cached figures must not be another database's)."""
-    from games import runtime, store
+    from games import ghosts, runtime, store
 
     _tests_run[0] += 1
     own = {**settings.CACHES["default"]}
@@ -214,9 +230,11 @@ def _fresh_state_cache(settings):
     settings.CACHES = {**settings.CACHES, "default": own}
 
     runtime.forget_states()
+    ghosts.forget()
     store.close_all()
     yield
     runtime.forget_states()
+    ghosts.forget()
     store.close_all()
 
 
@@ -272,6 +290,9 @@ def pytest_configure(config):
     django_settings.RATE_LIMIT_LOGINS = "off"
     django_settings.RATE_LIMIT_ACCOUNT_LOGINS = "off"
     django_settings.RATE_LIMIT_SIGNUPS = "off"
+    # The site's gates are off too (tests of them set them: tests/games/test_manners.py).
+    django_settings.LOBBY_CHAT_MIN_GAMES = 0
+    django_settings.PUBLIC_TABLES_PER_HOUR = 0
     # Passwords hashed in the test process with a fast hasher, as Django's testing docs advise
     # (PBKDF2 takes a quarter second a password here: a hundred accounts took half a minute).
     # The servers the tests start hash as the product does.

@@ -8,7 +8,7 @@ as it is when its turn to think comes, so it can be beaten by a faster person.
 from __future__ import annotations
 
 from cards.engine.table.codes import set_at, texts_of
-from cards.engine.table.modes import find_claim
+from cards.engine.table.modes import MODES, find_claim
 from cards.engine.table.state import ClassicState, DeclareState, ModeState, TableState
 
 
@@ -17,11 +17,13 @@ def set_table_actions(state: TableState, player: str) -> list[dict] | None:
 
     Declare tables: declare, then pick the three cards (only when nobody else is declaring).
     Classic tables: claim the three cards at once (unless locked out); in another mode, the
-    claim that mode asks for (four cards of an ultra, a set through the chain, a puzzle's set
-    not found yet).
+    claim that mode asks for (`cards.engine.table.modes.find_claim`: four cards of an ultra,
+    six of a GhostSet, a claim through the chain, a puzzle's claim not found yet).
     """
     if state.over or state.waiting:
         return None
+    if state.practice is not None and state.practice.paused:
+        return None  # a paused practice table: nothing to see, until its host resumes it
     if isinstance(state, DeclareState):
         declaring = state.declaring
         if declaring is not None and declaring.declarer != player:
@@ -45,7 +47,9 @@ def set_table_actions(state: TableState, player: str) -> list[dict] | None:
         )
         if cards is None:
             return None
-        return [{"type": "claim", "cards": texts_of(cards, state.attributes)}]
+        if MODES[state.mode].face_down:  # Memory: a claim names board places
+            return [{"type": "claim", "positions": [state.board.index(card) for card in cards]}]
+        return [{"type": "claim", "cards": texts_of(cards, state.attributes, state.base)}]
     found = set_at(state.board, state.attributes)
     if found is None:
         return None

@@ -22,17 +22,24 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from cards.engine.card import ATTRIBUTE_NAMES, VALUE_NAMES, Card, all_cards, parse_cards
+from cards.engine.card import ATTRIBUTE_NAMES, VALUE_NAMES_BY_BASE, Card, all_cards, parse_cards
 from cards.engine.errors import SetError
 from cards.engine.fast import all_sets_codes, count_sets_codes, find_set_codes, tables
+from cards.engine.fast4 import all_4sets_codes, count_4sets_codes, find_4set_codes
 
 __all__ = [
+    "all_4sets",
     "all_sets",
     "attribute_report",
+    "count_4sets",
     "count_sets",
+    "find_4set",
     "find_set",
+    "fourth_card",
+    "is_4set",
     "is_set",
     "third_card",
+    "why_not_4set",
     "why_not_set",
     "why_not_ultra",
 ]
@@ -128,7 +135,7 @@ def why_not_set(*cards: Card) -> list[str]:
 
 def why_not_set_of(a: Card, b: Card, c: Card) -> list[str]:
     """`why_not_set` for three distinct cards of one deck, unchecked (a table's own cards)."""
-    words = _value_words(a.attributes)
+    words = _value_words(a.attributes, a.base)
     why = []
     for name, x, y, z in zip(
         ATTRIBUTE_NAMES, words[a.code], words[b.code], words[c.code], strict=False
@@ -139,14 +146,12 @@ def why_not_set_of(a: Card, b: Card, c: Card) -> list[str]:
 
 
 @cache
-def _value_words(attributes: int) -> tuple[tuple[str, ...], ...]:
+def _value_words(attributes: int, base: int = 3) -> tuple[tuple[str, ...], ...]:
     """Each card's value names, by code, in card order (a wrong claim's why reads them)."""
+    names = VALUE_NAMES_BY_BASE[base]
     return tuple(
-        tuple(
-            VALUE_NAMES[name][value]
-            for name, value in zip(ATTRIBUTE_NAMES, card.values, strict=False)
-        )
-        for card in all_cards(attributes)
+        tuple(names[name][value] for name, value in zip(ATTRIBUTE_NAMES, card.values, strict=False))
+        for card in all_cards(attributes, base)
     )
 
 
@@ -187,3 +192,100 @@ def why_not_ultra_of(*four: Card) -> list[str]:
 
 
 _ORDINALS = ("1st", "2nd", "3rd", "4th")
+
+
+# ---------------------------------------------------------------------------------------------
+# The 4Set decks: four values an attribute, a 4Set of four cards (see `cards.engine.fast4`)
+
+
+def _four_valued(count: int, cards: tuple[Any, ...], what: str) -> list[Card]:
+    if len(cards) != count:
+        raise SetError(f"{what} takes {count} cards, not {len(cards)}")
+    return parse_cards(cards, base=4)
+
+
+def is_4set(*cards: Card) -> bool:
+    """Tell whether four distinct cards of a 4Set deck form a 4Set: ``is_4set(a, b, c, d)``.
+
+    In every attribute the four values must be all alike, all different, or two pairs.
+
+    >>> from cards.engine.card import parse_card
+    >>> is_4set(*(parse_card(t, base=4) for t in ("0123", "1032", "2301", "3210")))
+    True
+    """
+    a, b, c, d = _four_valued(4, cards, "a 4Set")
+    return a.code ^ b.code ^ c.code ^ d.code == 0
+
+
+def fourth_card(*cards: Card) -> Card:
+    """Return the one card completing three distinct 4Set cards to a 4Set.
+
+    >>> from cards.engine.card import parse_card
+    >>> fourth_card(*(parse_card(t, base=4) for t in ("0011", "0022", "1111"))).digits
+    '1122'
+    """
+    a, b, c = _four_valued(3, cards, "fourth_card")
+    return Card.from_code(a.code ^ b.code ^ c.code, a.attributes, base=4)
+
+
+def _board4(cards: Iterable[Any]) -> tuple[list[Card], list[int]]:
+    board = parse_cards(cards, base=4)
+    return board, [card.code for card in board]
+
+
+def find_4set(cards: Iterable[Card]) -> tuple[Card, Card, Card, Card] | None:
+    """Return one 4Set on the board, its cards in board order, or None when there is none."""
+    board, codes = _board4(cards)
+    found = find_4set_codes(codes)
+    if found is None:
+        return None
+    position = {code: i for i, code in enumerate(codes)}
+    i, j, k, m = sorted(position[code] for code in found)
+    return board[i], board[j], board[k], board[m]
+
+
+def all_4sets(cards: Iterable[Card]) -> list[tuple[Card, Card, Card, Card]]:
+    """Return every 4Set on the board, each in board order, sorted by board positions."""
+    board, codes = _board4(cards)
+    by_code = {card.code: card for card in board}
+    found = all_4sets_codes(codes)
+    return [tuple(map(by_code.__getitem__, four)) for four in found]  # type: ignore[misc]
+
+
+def count_4sets(cards: Iterable[Card]) -> int:
+    """Return how many 4Sets the board holds (690,880 in the whole 256-card deck)."""
+    return count_4sets_codes(_board4(cards)[1])
+
+
+def why_not_4set(*cards: Card) -> list[str]:
+    """Say why four cards are not a 4Set, one short line per attribute that breaks the rule.
+
+    Each line names the attribute, the four values in the cards' order, and what is wrong: an
+    attribute is all alike, all different or two pairs in a 4Set, so a wrong one has three
+    alike and one different, or two alike and two different. A 4Set gets an empty list.
+
+    >>> from cards.engine.card import parse_card
+    >>> for line in why_not_4set(*(parse_card(t, base=4) for t in ("0011", "0022", "1111", "1123"))):
+    ...     print(line)
+    shape: squiggle, oval, squiggle, hourglass — two alike, two different
+    >>> for line in why_not_4set(*(parse_card(t, base=4) for t in ("0000", "1000", "1100", "1200"))):
+    ...     print(line)
+    number: one, two, two, two — three alike, one different
+    color: red, red, green, purple — two alike, two different
+    """  # noqa: E501
+    return why_not_4set_of(*_four_valued(4, cards, "why_not_4set"))
+
+
+def why_not_4set_of(a: Card, b: Card, c: Card, d: Card) -> list[str]:
+    """`why_not_4set` for four distinct cards of one 4Set deck, unchecked (a table's own cards)."""
+    words = _value_words(a.attributes, 4)
+    why = []
+    for name, *four in zip(
+        ATTRIBUTE_NAMES, words[a.code], words[b.code], words[c.code], words[d.code], strict=False
+    ):
+        kinds = sorted(four.count(word) for word in set(four))
+        if kinds == [1, 3]:
+            why.append(f"{name}: {', '.join(four)} — three alike, one different")
+        elif kinds == [1, 1, 2]:
+            why.append(f"{name}: {', '.join(four)} — two alike, two different")
+    return why

@@ -218,6 +218,27 @@ class WriteRatings:
 
 
 @dataclass(frozen=True)
+class ReadArena:
+    """Whether the game was played in a tournament and not scored yet (games.arena): None, or
+    (tournament id, options, seats as (name, user id), {user id: streak of wins}); the players'
+    rows held until the job ends, so two of their games ending at once score one after the
+    other."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
+class WriteArena:
+    """Give a tournament game's points (arena_scoring.GameScore rows, `who` a user id): its
+    score rows, and each player's points, games, wins and streak; False (nothing written)
+    when the game was scored already."""
+
+    game_id: int
+    tournament_id: int
+    scores: tuple
+
+
+@dataclass(frozen=True)
 class Announce:
     """Tell the game's listeners of a written change, once the transaction has committed."""
 
@@ -278,6 +299,8 @@ def _dispatch(cls) -> dict:
         ReadSeating: cls.read_seating,
         ReadRatings: cls.read_ratings,
         WriteRatings: cls.write_ratings,
+        ReadArena: cls.read_arena,
+        WriteArena: cls.write_arena,
     }
 
 

@@ -16,11 +16,13 @@ from games.store.base import (
     InsertGame,
     IsCurrent,
     Ran,
+    ReadArena,
     ReadHead,
     ReadRated,
     ReadRatings,
     ReadSeating,
     SeatRef,
+    WriteArena,
     WriteChange,
     WriteRatings,
     _adrive,
@@ -33,6 +35,10 @@ from games.store.base import (
 )
 from games.store.statements import (
     _ACCOUNT,
+    _ARENA_GAME,
+    _ARENA_PLAYER,
+    _ARENA_SCORE,
+    _ARENA_SCORED,
     _DEFAULT,
     _HEAD,
     _IS_RATED,
@@ -46,6 +52,8 @@ from games.store.statements import (
     _SEATS,
     _UPSERT_RATING,
     _VERSION,
+    _arena_rows,
+    _arena_streaks,
     _change_statement,
     _pg_insert,
     _rating_changes,
@@ -185,6 +193,29 @@ class PostgresOps:
             self.conn.execute(_UPSERT_RATING, row)
         return True
 
+    def read_arena(self, op: ReadArena):
+        found = self._one(_ARENA_GAME, (op.game_id,))
+        if found is None:
+            return None
+        tournament_id, options = found
+        seats = self._all(_RATED_SEATS, (op.game_id,))
+        users = sorted(user for _, user, _ in seats if user is not None)
+        streaks = {}
+        if users:
+            sql = _arena_streaks(len(users), lock=True)
+            streaks = dict(self._all(sql, (tournament_id, *users)))
+        return tournament_id, _json(options), [(n, u) for n, u, _ in seats], streaks
+
+    def write_arena(self, op: WriteArena) -> bool:
+        if self.conn.execute(_ARENA_SCORED, (True, op.game_id)).rowcount != 1:
+            return False  # scored already (its rows and the players' points are one write)
+        inserted, updated = _arena_rows(op.game_id, op.tournament_id, op.scores, utc_now())
+        for row in inserted:
+            self.conn.execute(_ARENA_SCORE, row)
+        for row in updated:
+            self.conn.execute(_ARENA_PLAYER, row)
+        return True
+
     def seat_by_token(self, token: str) -> SeatRef | None:
         row = self._one(_SEAT_BY_TOKEN, (token,))
         return None if row is None else _seat_ref(row)
@@ -278,6 +309,29 @@ class AsyncPostgresOps(PostgresOps):
             return False  # the game has rated already (its changes and ratings are one write)
         for row in _rating_rows(op.mode, op.changes, now):
             await self.conn.execute(_UPSERT_RATING, row)
+        return True
+
+    async def read_arena(self, op: ReadArena):
+        found = await self._one(_ARENA_GAME, (op.game_id,))
+        if found is None:
+            return None
+        tournament_id, options = found
+        seats = await self._all(_RATED_SEATS, (op.game_id,))
+        users = sorted(user for _, user, _ in seats if user is not None)
+        streaks = {}
+        if users:
+            sql = _arena_streaks(len(users), lock=True)
+            streaks = dict(await self._all(sql, (tournament_id, *users)))
+        return tournament_id, _json(options), [(n, u) for n, u, _ in seats], streaks
+
+    async def write_arena(self, op: WriteArena) -> bool:
+        if (await self.conn.execute(_ARENA_SCORED, (True, op.game_id))).rowcount != 1:
+            return False  # scored already (its rows and the players' points are one write)
+        inserted, updated = _arena_rows(op.game_id, op.tournament_id, op.scores, utc_now())
+        for row in inserted:
+            await self.conn.execute(_ARENA_SCORE, row)
+        for row in updated:
+            await self.conn.execute(_ARENA_PLAYER, row)
         return True
 
     async def seat_by_token(self, token: str) -> SeatRef | None:

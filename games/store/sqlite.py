@@ -18,11 +18,13 @@ from games.store.base import (
     InsertGame,
     IsCurrent,
     Ran,
+    ReadArena,
     ReadHead,
     ReadRated,
     ReadRatings,
     ReadSeating,
     SeatRef,
+    WriteArena,
     WriteChange,
     WriteRatings,
     _dispatch,
@@ -36,6 +38,10 @@ from games.store.base import (
 )
 from games.store.statements import (
     _ACCOUNT,
+    _ARENA_GAME,
+    _ARENA_PLAYER,
+    _ARENA_SCORE,
+    _ARENA_SCORED,
     _DEFAULT,
     _HEAD,
     _INSERT_GAME,
@@ -53,6 +59,8 @@ from games.store.statements import (
     _UPDATE_COMPUTER,
     _UPDATE_SCORE,
     _UPSERT_RATING,
+    _arena_rows,
+    _arena_streaks,
     _insert_params,
     _move_rows,
     _rating_changes,
@@ -199,6 +207,30 @@ class SqliteOps:
         if self.conn.execute(_q(sql), params).rowcount != len(op.changes):
             return False  # the game has rated already (its changes and ratings are one write)
         self.conn.executemany(_q(_UPSERT_RATING), _rating_rows(op.mode, op.changes, at))
+        return True
+
+    def read_arena(self, op: ReadArena):
+        found = self.conn.execute(_q(_ARENA_GAME), (op.game_id,)).fetchone()
+        if found is None:
+            return None
+        tournament_id, options = found
+        seats = self.conn.execute(_q(_RATED_SEATS), (op.game_id,)).fetchall()
+        users = [user for _, user, _ in seats if user is not None]
+        streaks = {}
+        if users:
+            rows = self.conn.execute(
+                _q(_arena_streaks(len(users))), (tournament_id, *users)
+            ).fetchall()
+            streaks = dict(rows)
+        return tournament_id, _json(options), [(n, u) for n, u, _ in seats], streaks
+
+    def write_arena(self, op: WriteArena) -> bool:
+        if self.conn.execute(_q(_ARENA_SCORED), (True, op.game_id)).rowcount != 1:
+            return False  # scored already (its rows and the players' points are one write)
+        at = _sqlite_time(utc_now())
+        inserted, updated = _arena_rows(op.game_id, op.tournament_id, op.scores, at)
+        self.conn.executemany(_q(_ARENA_SCORE), inserted)
+        self.conn.executemany(_q(_ARENA_PLAYER), updated)
         return True
 
     def seat_by_token(self, token: str) -> SeatRef | None:

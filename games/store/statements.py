@@ -26,8 +26,8 @@ _VERSION = "SELECT version FROM games_game WHERE id = %s"
 _DEFAULT = "SELECT id FROM games_game WHERE is_default"
 _INSERT_GAME = (
     "INSERT INTO games_game (kind, options, seed, status, version, state, is_open, is_default, "
-    "deadline_ms, has_computers, created_ms, created, updated, finished, rated, link_key) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    "deadline_ms, has_computers, created_ms, created, updated, finished, rated, link_key, "
+    "maker) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
 )
 _INSERT_PLAYER = (
     "INSERT INTO games_player (name, session_key, is_computer, created, user_id) "
@@ -151,6 +151,7 @@ def _insert_params(game, now, adapt) -> tuple:
         now if game.status == "over" else None,
         game.rated,
         game.link_key,
+        game.maker,
     )
 
 
@@ -201,16 +202,21 @@ def _change_statement(change, now, jsonb) -> tuple[str, list]:
         params += [new.number, new.name, new.token, new.is_computer, new.protocol]
         params += [jsonb(new.computer), now, new.credential]
         seat_id = "CASE WHEN v.new THEN (SELECT id FROM ns) ELSE v.seat_id END"
-    rows = ", ".join(
-        ["(%s::integer, %s::bigint, %s::boolean, %s::varchar, %s::jsonb, %s::jsonb, %s::bigint)"]
-        * len(change.steps)
-    )
-    sql.append(
-        ", m AS (INSERT INTO games_move (game_id, seq, seat_id, actor, action, outcome, at_ms, "
-        f"created) SELECT g.id, v.seq, {seat_id}, v.actor, v.action, v.outcome, v.at_ms, %s "
-        f"FROM g, (VALUES {rows}) AS v(seq, seat_id, new, actor, action, outcome, at_ms))"
-    )
-    params.append(now)
+    if change.steps:  # (a change of the computers' clocks alone writes no move)
+        rows = ", ".join(
+            [
+                "(%s::integer, %s::bigint, %s::boolean, %s::varchar, %s::jsonb, %s::jsonb, "
+                "%s::bigint)"
+            ]
+            * len(change.steps)
+        )
+        sql.append(
+            ", m AS (INSERT INTO games_move (game_id, seq, seat_id, actor, action, outcome, "
+            f"at_ms, created) SELECT g.id, v.seq, {seat_id}, v.actor, v.action, v.outcome, "
+            f"v.at_ms, %s FROM g, (VALUES {rows}) AS v(seq, seat_id, new, actor, action, "
+            "outcome, at_ms))"
+        )
+        params.append(now)
     for n, step in enumerate(change.steps, 1):
         params += [
             change.from_version + n,
@@ -267,3 +273,37 @@ def _pg_insert(game, now, jsonb) -> tuple[str, list]:
         for n, step in enumerate(game.steps, 1):
             params += [n, step.actor, jsonb(step.action), jsonb(step.result.outcome), step.at]
     return sql + " SELECT id, created FROM g", params
+
+
+# Arena tournaments (games.arena): read and written only by the job of a game's last move.
+_ARENA_GAME = (
+    "SELECT t.tournament_id, g.options FROM games_tournamentgame t "
+    "JOIN games_game g ON g.id = t.game_id WHERE t.game_id = %s AND NOT t.scored"
+)
+_ARENA_SCORED = "UPDATE games_tournamentgame SET scored = %s WHERE game_id = %s AND NOT scored"
+_ARENA_SCORE = (
+    "INSERT INTO games_tournamentscore (tournament_id, game_id, user_id, place, placement, "
+    "on_fire, points, created) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+)
+_ARENA_PLAYER = (
+    "UPDATE games_tournamentplayer SET points = points + %s, games = games + 1, "
+    "wins = wins + %s, streak = %s, waiting_since = %s WHERE tournament_id = %s AND user_id = %s"
+)
+
+
+def _arena_streaks(count: int, *, lock: bool = False) -> str:
+    """The players' streaks in a tournament; `lock` (PostgreSQL): held until the job ends."""
+    return (
+        "SELECT user_id, streak FROM games_tournamentplayer WHERE tournament_id = %s "
+        f"AND user_id IN ({', '.join(['%s'] * count)})" + (" FOR UPDATE" if lock else "")
+    )
+
+
+def _arena_rows(game_id, tournament_id, scores, now) -> tuple[list, list]:
+    """The score rows and the player updates of a scored game."""
+    inserted = [
+        (tournament_id, game_id, s.who, s.place, s.placement, s.on_fire, s.points, now)
+        for s in scores
+    ]
+    updated = [(s.points, int(s.won), s.streak, now, tournament_id, s.who) for s in scores]
+    return inserted, updated

@@ -94,6 +94,33 @@ def apply(state: GameState, seat: int, action: object) -> tuple[GameState, dict[
     return after, report(after, outcome)
 
 
+def leave(state: GameState, seat: int) -> GameState:
+    """End the game because ``seat`` left it: the seats that stayed win, the leaver ranks last.
+
+    The original simulator has no such end; a server decides when a seat has left (away on
+    its turn past the table's limit) and asks here. Raise :class:`IllegalMoveError` for a game
+    already over or a seat that is not one of the game's; the state passed in is never changed.
+
+    >>> state = leave(new_game(3), 2)
+    >>> state.over, state.winners, state.left, state.to_move
+    (True, (1, 3), (2,), None)
+    >>> leave(state, 1)
+    Traceback (most recent call last):
+    ...
+    squaregame.engine.state.IllegalMoveError: the game is over
+    """
+    if type(seat) is not int or seat not in state.seats:
+        raise IllegalMoveError(
+            _refusal(None, None, Reason.MALFORMED, f"the game has no seat {seat!r}")
+        )
+    if state.over:
+        raise IllegalMoveError(_refusal(seat, None, Reason.GAME_OVER, "the game is over"))
+    stayed = tuple(other for other in state.seats if other != seat and other not in state.left)
+    return replace(
+        state, over=True, current=None, winners=stayed, left=(*state.left, seat), final_round=None
+    )
+
+
 def report(state: GameState, outcome: Outcome) -> dict[str, Any]:
     """Return ``outcome`` as a dict, with where ``state`` (the game after it) now stands."""
     return {

@@ -278,7 +278,8 @@ class GameState:
     game is over. ``final_round`` counts the turns left in the final round (``None`` until
     someone empties their hand). ``history`` lists every successful action, in order, and
     ``last`` is the outcome of the latest one. ``seed`` is kept for the platform: the rules
-    themselves use no randomness.
+    themselves use no randomness. ``left`` lists the seats that left the game (`leave`: it
+    ended there, they rank last); a state where nobody left stores no such key.
 
     Every rule function returns a new state; an illegal action returns the very same one.
     """
@@ -297,6 +298,7 @@ class GameState:
     dead_position: bool = False
     last: Outcome | None = None
     seed: int | None = None
+    left: tuple[int, ...] = ()
 
     @classmethod
     def new(cls, players: int, seed: int | None = None) -> GameState:
@@ -354,7 +356,7 @@ class GameState:
             "winners": list(self.winners),
             "dead_position": self.dead_position,
             "last": None if self.last is None else self.last.to_dict(),
-        }
+        } | ({"left": list(self.left)} if self.left else {})
 
     @classmethod
     def from_dict(cls, data: object) -> GameState:
@@ -379,6 +381,7 @@ class GameState:
                 winners=tuple(int(seat) for seat in data["winners"]),
                 dead_position=bool(data["dead_position"]),
                 last=None if last is None else Outcome.from_dict(last),
+                left=tuple(int(seat) for seat in data.get("left", ())),
             )
         except SquareGameError:
             raise

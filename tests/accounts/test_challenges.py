@@ -87,7 +87,7 @@ def test_accepting_makes_a_started_set_table_with_both_seated(ada, bob):
     accepted = post(f"/api/challenge/{sent['id']}/accept", bob[1])
     assert accepted.status_code == 200, accepted.json()
     game = Game.objects.get(pk=accepted.json()["game"])
-    assert accepted.json()["url"].startswith(f"/play/{game.pk}/")
+    assert accepted.json()["url"] == f"/play/{game.pk}/?key={game.link_key}"  # its private link
     seats = Seat.objects.filter(game=game).order_by("number")
     assert [seat.player.user.get_username() for seat in seats] == ["ada", "bob"]
     assert game.rated and not game.is_open
@@ -181,3 +181,18 @@ def test_a_browser_challenges_with_its_session_and_csrf_token(ada, bob):
     page = browser.get("/u/bob").content.decode()
     assert 'id="challenge-form"' in page and 'id="challenges"' in page
     assert 'id="challenge-form"' not in browser.get("/u/ada").content.decode()  # not oneself
+
+
+def test_an_accept_reads_its_challenge_once_and_the_table_not_again(ada, bob, settings):
+    """The challenge is read and locked in one query; the table's answer comes from its last
+    write, not from its row read again (the accept is served on Django's one sync thread)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    sent = challenge(ada[1], rules="classic").json()
+    with CaptureQueriesContext(connection) as seen:
+        accepted = post(f"/api/challenge/{sent['id']}/accept", bob[1])
+    assert accepted.status_code == 200, accepted.json()
+    reads = [q["sql"] for q in seen.captured_queries if q["sql"].startswith("SELECT")]
+    assert sum('FROM "accounts_challenge"' in sql for sql in reads) == 1
+    assert not any('FROM "games_game"' in sql for sql in reads)

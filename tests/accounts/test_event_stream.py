@@ -21,7 +21,6 @@ from accounts.tokens import token_create
 from games import services
 from games.auth import account_player
 from games.models import Player
-from tests.conftest import Server, scaled_backend
 from tests.games.test_game_stream import Stream, claim_one
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -219,18 +218,6 @@ def challenge_and_accept(streamer, sender) -> None:
 
 def test_through_daphne_a_challenge_reaches_the_stream(server):
     challenge_and_accept(server, server)
-
-
-@pytest.fixture(scope="module")
-def twins(tmp_path_factory):
-    """Two daphne processes serving one PostgreSQL database and one Redis."""
-    if not scaled_backend():
-        pytest.skip("two processes share events through PostgreSQL and Redis (make test-scaled)")
-    first = Server(tmp_path_factory.mktemp("events-a")).start()
-    second = Server(tmp_path_factory.mktemp("events-b"), like=first).start()
-    yield first, second
-    second.stop()
-    first.stop()
 
 
 def test_a_stream_on_one_process_hears_a_challenge_made_through_another(twins):

@@ -130,6 +130,9 @@ def test_an_account_that_played_nothing_has_every_field_at_zero(client):
             "seconds_per_set": {"count": 0, "mean": None, "best": None},
             "solitaire_seconds": {"count": 0, "mean": None, "best": None},
             "puzzle_seconds": {"count": 0, "mean": None, "best": None},
+            "race_10_seconds": {"count": 0, "mean": None, "best": None},
+            "race_20_seconds": {"count": 0, "mean": None, "best": None},
+            "race_30_seconds": {"count": 0, "mean": None, "best": None},
         },
     }
 
@@ -159,7 +162,9 @@ def test_the_profile_page_shows_ratings_with_a_chart_totals_and_games(client):
     rating = ratings.shown(RatingChange.objects.filter(user=ann.user).latest("created").mu_after)
     assert f'<td class="rating">{rating}</td>' in html
     # The history chart: a line through the start and both games, with its numbers.
-    assert html.count('<svg class="chart"') == 1 and "<polyline" in html
+    # (The insights, further down, have charts of their own.)
+    ratings_part = html.split('id="insights"')[0]
+    assert ratings_part.count('<svg class="chart"') == 1 and "<polyline" in ratings_part
     chart = html.split('<svg class="chart"')[1].split("</svg>")[0]
     assert chart.count('class="series-0 mark"') == 3
     assert "game by game" in html

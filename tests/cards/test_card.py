@@ -237,10 +237,13 @@ def test_shuffles_are_fair():
         "cards.engine.deck",
         "cards.engine.errors",
         "cards.engine.fast",
+        "cards.engine.fast4",
         "cards.engine.rules",
         "cards.engine.table",
         "cards.engine.table.codes",
         "cards.engine.table.declare",
+        "cards.engine.table.kinds",
+        "cards.engine.table.memory",
         "cards.engine.table.modes",
         "cards.engine.table.shared",
         "cards.engine.table.state",
@@ -248,6 +251,7 @@ def test_shuffles_are_fair():
         "cards.engine.protocol_text",
         "cards.solitaire",
         "cards.simulate",
+        "cards.insights",
     ],
 )
 def test_the_documentation_examples_hold(module):

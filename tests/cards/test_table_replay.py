@@ -102,8 +102,10 @@ def test_a_stored_game_replays_to_its_snapshot(path):
         for attempt in refused.get(number, ()):
             with pytest.raises(ValueError) as caught:
                 rules.apply(state, attempt["actor"], attempt["action"], attempt["at_ms"])
-            # The tables of today know one action more than the recording's: "start".
-            message = str(caught.value).replace(", count, start.", ", count.")
+            # The tables of today know actions the recording's did not: "start", "reveal",
+            # "end_left".
+            message = str(caught.value).replace(", end_left.", ".").replace(", reveal.", ".")
+            message = message.replace(", count, start.", ", count.")
             assert (getattr(caught.value, "code", None), message) == (
                 attempt["code"],
                 attempt["message"],

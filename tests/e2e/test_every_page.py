@@ -43,6 +43,12 @@ def site(browser, server):
         "from django.contrib.auth import get_user_model\n"
         "get_user_model().objects.create_superuser('root', password='x' * 12)"
     )
+    ids["tournament"] = server.shell(
+        "from django.utils import timezone\n"
+        "from games import tournaments\n"
+        "print(tournaments.tournament_create(user=None, kind='square', options={}, "
+        "starts_at=timezone.now(), minutes=10).pk)"
+    ).splitlines()[-1]
     context = browser.new_context(viewport=DESKTOP)
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()
@@ -67,6 +73,7 @@ OUR_PAGES = [
     "/",
     "/solitaire/",
     "/puzzle/",
+    "/races/",
     "/setwar/",
     "/square/",
     "/play/{set}/",
@@ -80,6 +87,8 @@ OUR_PAGES = [
     "/leaderboard/square/",
     "/u/root",
     "/stats/",
+    "/tournaments/",
+    "/tournaments/{tournament}/",
 ]
 
 
@@ -114,7 +123,9 @@ def test_the_api_docs_and_the_admin_break_no_policy(site):
         "/admin/games/game/{set}/change/",
         "/admin/games/game/{square}/change/",
         "/admin/games/game/import-save/",
-        "/admin/auth/user/",
+        "/admin/games/report/",
+        "/admin/games/moderationlogentry/",
+        "/admin/auth/user/",  # last: an account is opened from its list below
     ):
         page.goto(server.url + path.format(**ids))
         page.wait_for_load_state("networkidle")
@@ -133,7 +144,13 @@ def test_the_account_pages_of_a_signed_in_account_break_no_policy(site):
         page.fill("#id_password", "x" * 12)
         page.click("form.account-form button[type=submit]")
         page.wait_for_selector(".account-name")
-    paths = ("/accounts/password/change/", "/accounts/tokens/", "/u/root", "/accounts/logout/")
+    paths = (
+        "/accounts/password/change/",
+        "/accounts/tokens/",
+        "/u/root",
+        "/moderation/",  # staff moderate (issue 28)
+        "/accounts/logout/",
+    )
     for path in paths:
         page.goto(server.url + path)
         page.wait_for_load_state("networkidle")

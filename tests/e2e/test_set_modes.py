@@ -1,6 +1,7 @@
 """The other ways to play Set, in a real browser (headless Debian chromium): UltraSet and
-Set-Chain tables made from the lobby and played to their end, and the daily puzzle found, shared
-and listed among the day's best times."""
+Set-Chain tables made from the lobby and played to their end, the daily puzzle found, shared
+and listed among the day's best times, and the fork's modes: a GhostSet table (six cards a
+claim) and a Junior table played to their end, at a desktop's and a phone's size."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import itertools
 import re
 
 from cards.engine.fast import all_sets_codes
-from cards.engine.table.codes import codes_of, is_set
-from cards.engine.table.modes import is_ultra
-from tests.e2e.conftest import E2E
+from cards.engine.table.codes import codes_of, is_set, texts_of
+from cards.engine.table.modes import MODES, find_claim, is_ultra
+from tests.e2e.conftest import E2E, PHONE
 from tests.e2e.test_rated_game import sign_up
 from tests.e2e.test_set_pages import Person, create_table
 
@@ -37,12 +38,15 @@ def play_until_over(person: Person, claim_once) -> int:
     claims = 0
     while page.locator("#result-panel").is_hidden():
         before = page.inner_text("#scores")
-        claim_once()
+        clicked = claim_once() or []
         claims += 1
+        # The score moved, and the board no longer shows the board cards just claimed (the
+        # scores may be drawn a moment before the board).
         page.wait_for_function(
-            "([sel, before]) => document.querySelector(sel).innerText !== before || "
-            "!document.querySelector('#result-panel').hidden",
-            arg=["#scores", before],
+            "([sel, before, clicked]) => !document.querySelector('#result-panel').hidden || "
+            "(document.querySelector(sel).innerText !== before && !clicked.some(c => "
+            "document.querySelector(`#board .card:not(.taken)[data-card='${c}']`)))",
+            arg=["#scores", before, clicked],
         )
     return claims
 
@@ -86,6 +90,7 @@ def test_a_set_chain_table_keeps_the_last_set_beside_the_board(browser, server):
         link, pair = a_chained_set(cyd.cards(), cyd.cards("#chain"), 3)
         page.click(f'#chain .card[data-card="{link}"]')
         cyd.click_cards(pair)
+        return pair
 
     link, pair = a_chained_set(cyd.cards(), chain, 3)
     claim_through_the_chain()
@@ -145,3 +150,120 @@ def test_the_daily_puzzle_is_found_shared_and_listed_among_the_days_best(browser
     assert "all six in" in page.inner_text("#puzzle-mine")
     assert re.search(r"\d{4}-\d\d-\d\d\t\d+\.\d s\t1", page.inner_text("#puzzle-days"))
     pia.close()
+
+
+def a_claim(person: Person, mode: str) -> list[str]:
+    """A claim of ``mode`` on the page's board, found by the engine's own finder."""
+    attributes = MODES[mode].attributes
+    board = person.cards()
+    found = find_claim(mode, codes_of(board, attributes), attributes)
+    assert found is not None, board
+    return texts_of(found, attributes)
+
+
+def test_a_ghostset_table_is_played_to_its_end_six_cards_a_claim(browser, server):
+    gus = Person(browser, server)
+    gus.name_myself("gus")
+    page = gus.goto("/")
+    page.click("#new-table > summary")
+    label = page.inner_text("#mode option[value=ghostset]")
+    assert label.startswith("GhostSet \u2014 Find 6 cards")
+    gus.shot("mode-lobby-desktop")
+    game_id = create_table(gus, rules="classic", attributes="4", mode="ghostset")
+    assert "GhostSet" in page.inner_text("h1")
+    assert len(gus.cards()) in (10, 12, 15)
+    assert "Find a ghostset: select six cards" in page.inner_text("#turn")
+    six = a_claim(gus, "ghostset")
+    # Five cards that are not a GhostSet with a sixth: the log says why.
+    board = gus.cards()
+    wrong = next(
+        list(t)
+        for t in itertools.combinations(board, 6)
+        if find_claim("ghostset", codes_of(t, 4), 4) is None
+    )
+    gus.click_cards(wrong[:5])
+    page.wait_for_selector("#turn:has-text('(5 of 6 selected)')")
+    gus.click_cards(wrong[5:])
+    page.wait_for_selector("#message:has-text('Not a ghostset')")
+    page.wait_for_selector(".story :text('the counts must be')")
+    gus.shot("mode-ghostset-desktop")
+    gus.click_cards(six)
+    page.wait_for_function("() => document.querySelector('#scores').innerText.includes('1')")
+    claims = 1 + play_until_over(gus, lambda: gus.click_cards(a_claim(gus, "ghostset")))
+    assert 11 <= claims <= 14
+    assert page.locator("#result-panel").is_visible()
+    gus.shot("mode-ghostset-over")
+    # The export knows the mode.
+    exported = page.request.get(f"{server.url}/api/games/{game_id}/export").json()
+    assert exported["options"]["mode"] == "ghostset"
+    gus.close()
+
+
+def test_a_junior_table_is_played_to_its_end_on_a_phone(browser, server):
+    jo = Person(browser, server, viewport=PHONE)
+    jo.name_myself("jo")
+    page = jo.goto("/")
+    page.click("#new-table > summary")
+    jo.shot("mode-lobby-phone")
+    create_table(jo, rules="classic", attributes="3", mode="junior")
+    assert len(jo.cards()) in (9, 12)
+    jo.shot("mode-junior-phone")
+    claims = play_until_over(jo, lambda: jo.click_cards(a_claim(jo, "junior")))
+    assert 6 <= claims <= 10
+    assert page.locator("#result-panel").is_visible()
+    jo.close()
+
+
+def test_a_megaset_board_of_16_fits_a_laptop_and_a_phone(browser, server):
+    for viewport, name in (({"width": 1280, "height": 800}, "desktop"), (PHONE, "phone")):
+        meg = Person(browser, server, viewport=viewport)
+        meg.name_myself(f"meg{name[0]}")
+        create_table(meg, rules="classic", attributes="5", mode="megaset")
+        page = meg.page
+        assert len(meg.cards()) in (16, 18, 21, 24)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        meg.shot(f"mode-megaset-{name}")
+        meg.click_cards(a_claim(meg, "megaset"))
+        page.wait_for_selector("#message:has-text('Set!')")
+        meg.close()
+
+
+def test_a_deck_puzzle_is_played_to_its_end_board_after_board(browser, server):
+    dee = Person(browser, server)
+    dee.name_myself("dee")
+    create_table(dee, rules="classic", attributes="4", mode="deckpuzzle")
+    page = dee.page
+    assert "Deck Puzzle" in page.inner_text("h1")
+    page.wait_for_selector("#found-count:has-text('0 of')")
+
+    def a_new_claim() -> list[str]:
+        board = dee.cards()
+        found = page.eval_on_selector_all(
+            "#found-sets li",
+            "items => items.map(i => [...i.querySelectorAll('.card')]"
+            ".map(c => c.dataset.card).sort().join(' '))",
+        )
+        for cards in all_sets_codes(codes_of(board, 4), 4):
+            texts = texts_of(cards, 4)
+            if " ".join(sorted(texts)) not in found:
+                return texts
+        raise AssertionError("every set of the board was found")
+
+    # A set found stays on the board, and is refused if claimed again: on the first board that
+    # holds more than the one set found (a board of one set is cleared at once).
+    claims = 0
+    while True:
+        first = a_new_claim()
+        dee.click_cards(first)
+        claims += 1
+        page.wait_for_selector(f"#scores li[data-player=dee] .score-value:text-is('{claims}')")
+        if all(card in dee.cards() for card in first):  # still dealt: the board goes on
+            break
+    page.wait_for_selector("#found-count:has-text('1 of')")
+    dee.click_cards(first[::-1])  # the same set again
+    page.wait_for_selector("#message:has-text('This Set was already found.')")
+    claims += play_until_over(dee, lambda: dee.click_cards(a_new_claim()))
+    assert 12 <= claims <= 35  # spec §7: 13 to 25 in ten deals, a sanity range
+    page.wait_for_selector("#timeline :text('Board clear:')")
+    dee.shot("mode-deckpuzzle-over")
+    dee.close()

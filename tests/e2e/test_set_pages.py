@@ -109,17 +109,23 @@ def has_set(cards: list[str]) -> bool:
     return any(is_set(*triple) for triple in triples)
 
 
-def find_every_set(person: Person) -> None:
-    """Click sets on `person`'s page until the game is over (each claim seen taken first)."""
-    page = person.page
-    while page.locator("#result-panel").is_hidden():
-        taken = a_set(person.cards())
-        person.click_cards(taken)
-        page.wait_for_function(
-            "taken => !document.getElementById('result-panel').hidden || !taken.every("
-            "c => document.querySelector(`#board .card:not(.taken)[data-card='${c}']`))",
-            arg=taken,
-        )
+def find_every_set(person: Person, *others: Person) -> None:
+    """Click sets on `person`'s page until the game is over (each claim seen taken first); with
+    `others` at the same table, each finds a set in turn, once its page shows the last one gone."""
+    gone = (
+        "taken => !taken.length || !document.getElementById('result-panel').hidden || !taken.every("
+        "c => document.querySelector(`#board .card:not(.taken)[data-card='${c}']`))"
+    )
+    turns = itertools.cycle((person, *others))
+    taken: list[str] = []
+    while person.page.locator("#result-panel").is_hidden():
+        player = next(turns)
+        player.page.wait_for_function(gone, arg=taken)
+        if not player.page.locator("#result-panel").is_hidden():
+            break
+        taken = a_set(player.cards())
+        player.click_cards(taken)
+        player.page.wait_for_function(gone, arg=taken)
 
 
 def not_a_set(cards: list[str]) -> list[str]:

@@ -66,7 +66,8 @@ def test_a_simulation_from_the_page_shows_its_progress_then_its_charts(browser, 
         assert any(0 < value < 100000 for value in seen), seen  # part of the way
         assert " of 100,000" in page.inner_text("#simulation-count")
         assert page.get_attribute("#simulation-bar", "max") == "100000"
-        page.wait_for_selector("#simulation-result svg.chart", timeout=60000)
+        # 100,000 games: seconds on a quiet machine, over a minute under the whole suite.
+        page.wait_for_selector("#simulation-result svg.chart", timeout=180_000)
         assert page.is_hidden("#simulation-progress")
         assert page.locator("#simulation-result svg.chart").count() == 2
         table = page.inner_text("#no-set-table")

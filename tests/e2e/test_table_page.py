@@ -8,10 +8,14 @@ test-artifacts/ for a person to look at.
 
 from __future__ import annotations
 
+import itertools
+import random
 import re
 
 import pytest
 
+from cards.engine.card import all_cards
+from cards.engine.rules import is_set
 from tests.e2e.conftest import ARTIFACTS, E2E, PHONE
 from tests.e2e.test_rated_game import sign_up
 from tests.e2e.test_set_pages import Person, a_set, not_a_set
@@ -127,7 +131,56 @@ def test_on_a_phone_the_board_comes_first_under_a_compact_header_with_the_scores
 
 def test_a_dealt_card_arrives_after_the_taken_one_has_left_its_slot(pair):
     ann, _, _ = pair
-    page = ann.page
+    watch_overlap(ann.page)
+    triple = a_set(ann.cards())
+    ann.click_cards(triple)
+    assert_arrivals_wait(ann.page)
+
+
+def set_free_deck() -> list[str]:
+    """A whole deck whose first twelve cards hold no set and whose thirteenth makes one."""
+    cards = list(all_cards(4))
+    random.Random(7).shuffle(cards)
+    board: list = []
+    for card in cards:
+        pairs = itertools.combinations(board, 2)
+        if len(board) < 12 and not any(is_set(a, b, card) for a, b in pairs):
+            board.append(card)
+    third = next(c for c in cards if c not in board and is_set(board[0], board[1], c))
+    rest = [c for c in cards if c not in board and c != third]
+    return [card.protocol for card in board + [third] + rest]
+
+
+def test_a_card_moved_into_a_taken_ones_slot_arrives_after_it_has_left(browser, server):
+    # Fifteen cards (the first twelve hold no set): the set taken, no card is dealt and the
+    # last column's cards move into the holes; they too wait until the taken ones have left.
+    options = f"{{'rules': 'classic', 'attributes': 4, 'deck': {set_free_deck()!r}}}"
+    game_id = new_table(server, options)
+    ann = seat(browser, server, game_id, "ann")
+    try:
+        start_if_waiting(ann)
+        ann.page.wait_for_function(
+            "document.querySelectorAll('#board .card:not(.taken)').length === 15"
+        )
+        watch_overlap(ann.page)
+        cards = ann.cards()
+        triple = a_set(cards)
+        assert any(cards.index(card) < 12 for card in triple), (cards, triple)
+        ann.click_cards(triple)
+        assert_arrivals_wait(ann.page)
+        assert len(ann.cards()) == 12
+    finally:
+        ann.close()
+
+
+def assert_arrivals_wait(page) -> None:
+    page.wait_for_selector("#message:has-text('Set!')")
+    page.wait_for_timeout(1200)
+    assert page.evaluate("window.ghosts") > 0  # the taken cards were seen leaving
+    assert page.evaluate("window.overlap") < 0.05, page.evaluate("window.overlap")
+
+
+def watch_overlap(page) -> None:
     # Every frame, for each slot with a leaving card, how visible the new card there is.
     page.evaluate(
         """() => {
@@ -148,12 +201,6 @@ def test_a_dealt_card_arrives_after_the_taken_one_has_left_its_slot(pair):
           requestAnimationFrame(frame);
         }"""
     )
-    triple = a_set(ann.cards())
-    ann.click_cards(triple)
-    page.wait_for_selector("#message:has-text('Set!')")
-    page.wait_for_timeout(1200)
-    assert page.evaluate("window.ghosts") > 0  # the taken cards were seen leaving
-    assert page.evaluate("window.overlap") < 0.05, page.evaluate("window.overlap")
 
 
 def test_a_locked_out_badge_stays_on_one_line_and_the_score_inside_the_panel(pair):

@@ -410,3 +410,137 @@ def test_a_join_over_the_limit_gets_429_and_seats_nobody(settings, monkeypatch):
     status, data, headers = through_asgi(path, b'{"name": "bob"}', HOST + JSON)
     assert status == 429 and headers[b"retry-after"] == b"3600", data
     assert list(Game.objects.get(pk=game.pk).seats.values_list("name", flat=True)) == ["ann"]
+
+
+# -- a bot account's move, with its account token ------------------------------------------------
+
+
+def account_game(account: str = "ada"):
+    """A classic table where the account `account` holds the first seat; its token's header."""
+    from accounts.tokens import token_create
+
+    user = get_user_model().objects.create_user(account)
+    game = services.game_create(
+        kind="set", options={"start": "now", "rules": "classic", "deck": EXAMPLE_DECK}, is_open=True
+    )
+    services.game_join(game_id=game.pk, player=Player.objects.create(name=account, user=user))
+    services.game_join(game_id=game.pk, player=Player.objects.create(name="bob"))
+    game.refresh_from_db()
+    _row, secret = token_create(user=user, name="bot")
+    return game, user, [(b"authorization", f"Bearer {secret}".encode())]
+
+
+def revoked(user, headers):
+    from accounts.models import AccessToken
+    from accounts.tokens import token_revoke
+
+    token_revoke(user=user, token_id=AccessToken.objects.get(user=user).pk)
+    return headers
+
+
+def unseated(user, headers):
+    """The account's token, at a game the account has no seat at."""
+    Player.objects.filter(user=user).update(user=None)  # its seat is a guest's now
+    return headers
+
+
+def disabled(user, headers):
+    user.is_active = False
+    user.save(update_fields=["is_active"])
+    return headers
+
+
+def kept_guest_seat(user, headers):
+    """The account's seat is its second player's (a guest's game it kept on signing in)."""
+    from games.models import Seat
+
+    second = Player.objects.create(name="ada-kept", user=user)
+    Seat.objects.filter(player__user=user).update(player=second)  # its first player has none
+    return headers
+
+
+BEARER_CASES = {
+    "a set": (lambda user, h: h, {"type": "claim", "cards": EXAMPLE_DECK[:3]}),
+    "not a set": (
+        lambda user, h: h,
+        {"type": "claim", "cards": [EXAMPLE_DECK[0], EXAMPLE_DECK[1], EXAMPLE_DECK[3]]},
+    ),
+    "a hint": (lambda user, h: h, {"type": "hint"}),
+    "an unknown token": (lambda user, h: [(b"authorization", b"Bearer nope")], {"type": "hint"}),
+    "a revoked token": (revoked, {"type": "hint"}),
+    "an account without a seat there": (unseated, {"type": "hint"}),
+    "a disabled account": (disabled, {"type": "hint"}),
+    "a seat of the account's second player": (kept_guest_seat, {"type": "hint"}),
+    "no type": (lambda user, h: h, {"cards": []}),
+}
+
+
+@pytest.mark.parametrize("case", list(BEARER_CASES))
+def test_an_account_token_move_answers_alike_either_way(client, case):
+    make_headers, action = BEARER_CASES[case]
+    answers = []
+    for n, way in enumerate(("asgi", "django")):
+        game, user, headers = account_game(f"ada{n}")
+        headers = make_headers(user, headers)
+        body = json.dumps(action).encode()
+        path = f"/api/games/{game.pk}/moves"
+        if way == "asgi":
+            status, data, _ = through_asgi(path, body, HOST + headers + JSON)
+        else:
+            status, data, _ = through_django(client, path, body, headers + JSON)
+        after = Game.objects.get(pk=game.pk)
+        if isinstance(data.get("view"), dict):  # the clocks of two games
+            assert isinstance(data["view"].pop("now"), int)
+            assert isinstance(data["view"].pop("started_at"), int)
+        answer = (status, data, after.version, after.state["scores"])
+        answers.append(json.loads(json.dumps(answer).replace(f"ada{n}", "ada")))  # its own name
+    assert answers[0] == answers[1]
+
+
+def test_a_bot_s_account_token_move_is_answered_in_front_of_django(monkeypatch):
+    answered: list[bool] = []
+    real = api_fast.submit_as_account
+
+    async def spy(*args):
+        answer = await real(*args)
+        answered.append(answer is not None)
+        return answer
+
+    monkeypatch.setattr(api_fast, "submit_as_account", spy)
+    game, user, headers = account_game()
+    claim = json.dumps({"type": "claim", "cards": EXAMPLE_DECK[:3]}).encode()
+    status, data, _ = through_asgi(f"/api/games/{game.pk}/moves", claim, HOST + headers + JSON)
+    assert (status, data["outcome"]["claim"], answered) == (200, "set", [True])
+    assert Game.objects.get(pk=game.pk).state["scores"]["ada"] == 1
+    # A revoked token: looked at, left to the view, which refuses it and writes nothing.
+    version = Game.objects.get(pk=game.pk).version
+    status, data, _ = through_asgi(
+        f"/api/games/{game.pk}/moves", b'{"type": "hint"}', HOST + revoked(user, headers) + JSON
+    )
+    assert (status, answered) == (401, [True, False])
+    assert data == {"detail": "That account token was revoked."}
+    assert Game.objects.get(pk=game.pk).version == version
+
+
+def test_a_bot_s_move_finds_its_token_account_and_seat_in_one_query(django_assert_num_queries):
+    """The token, its account and the account's seat at the game: one query a move (the seat
+    then by its token, cached; the token's "last used" noted once a minute)."""
+    from games import store
+    from games.auth import bearer_seat
+    from games.models import Seat
+
+    game, user, headers = account_game()
+    secret = headers[0][1].decode().split()[1]
+    seat = Seat.objects.get(game=game, player__user=user)
+    store.forget_seats()
+    with django_assert_num_queries(2):  # the lookup and its "last used" (the seat: the store's)
+        found = bearer_seat(secret, game.pk)
+    assert (found.pk, found.game_id, found.name) == (seat.pk, game.pk, "ada")
+    with django_assert_num_queries(1):
+        assert bearer_seat(secret, game.pk) == found
+    other, _seats = classic_game()
+    with django_assert_num_queries(1):
+        assert bearer_seat(secret, other.pk) is None  # no seat there
+    revoked(user, headers)
+    with django_assert_num_queries(1):
+        assert bearer_seat(secret, game.pk) is None

@@ -296,3 +296,22 @@ def test_a_name_of_any_script_joins_whole_in_nfc(client, name):
     assert response.status_code == 201, response.content
     seats = client.get(f"/api/games/{game['id']}/").json()["seats"]
     assert [seat["name"] for seat in seats] == [unicodedata.normalize("NFC", name)]
+
+
+def test_a_details_status_and_version_are_those_of_its_view(client, table, monkeypatch):
+    """A move committed between the detail's two reads (the head, then the row) must not make
+    it say "over" (or a later version) beside a view drawn before that move."""
+    from games import services
+
+    alice = join(client, table["id"], "alice")
+    join(client, table["id"], "bob")
+    before = services.game_fresh(table["id"], services.now_ms())
+    assert (
+        post(client, f"/api/games/{table['id']}/moves", {"type": "declare"}, alice).status_code
+        == 200
+    )
+    monkeypatch.setattr(services, "game_fresh", lambda game_id, now: before)
+    detail = get(client, f"/api/games/{table['id']}/", alice).json()
+    assert detail["version"] == before.version
+    assert detail["status"] == before.status
+    assert detail["view"]["declare"]["state"] != "my"  # drawn before the declare

@@ -23,7 +23,6 @@ from config.asgi import application
 from games import realtime, services, store
 from games.models import Player
 from games.rules import get_rules
-from tests.conftest import Server, scaled_backend
 from tests.games.conftest import EXAMPLE_DECK, SAME_ORIGIN
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -361,18 +360,6 @@ def _close(response: http.client.HTTPResponse) -> None:
 
 def test_a_stream_through_daphne_follows_moves_made_over_the_api(server):
     follow_a_game(server, server)
-
-
-@pytest.fixture(scope="module")
-def twins(tmp_path_factory):
-    """Two daphne processes serving one PostgreSQL database and one Redis."""
-    if not scaled_backend():
-        pytest.skip("two processes share games through PostgreSQL and Redis (make test-scaled)")
-    first = Server(tmp_path_factory.mktemp("stream-a")).start()
-    second = Server(tmp_path_factory.mktemp("stream-b"), like=first).start()
-    yield first, second
-    second.stop()
-    first.stop()
 
 
 def test_a_stream_on_one_process_follows_moves_made_through_another(twins):

@@ -80,3 +80,18 @@ def test_every_request_is_in_the_access_log_once(tmp_path):
         running.stop()
     assert len(lines) == 3, log[-2000:]
     assert all(" 200 " in line for line in lines), lines
+
+
+def test_a_broken_form_body_gets_the_apis_sentence_not_a_closed_connection(server):
+    """Twisted once parsed each POST's form itself (for daphne, which never reads it) and closed
+    the connection with a bare 400 on a multipart body it could not read; the application
+    answers it now, in words."""
+    body = b"this is not a multipart body"
+    raw = (
+        b"POST /api/games/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: multipart/form-data; boundary=xyz\r\n"
+        b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body)
+    ) + body
+    status, text = status_and_body(ask(server, raw))
+    assert status.startswith("HTTP/1.1 4"), status
+    assert "detail" in text, text  # the API's JSON sentence

@@ -10,6 +10,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
+from cards.engine.table.modes import MODES
 from cards.rules import table_options
 from games import services
 from games.errors import Forbidden, RuleError
@@ -55,7 +56,7 @@ def test_a_quick_game_created_rated_is_refused_with_a_sentence_and_nothing_is_ma
 def test_every_choice_of_the_option_rules_is_what_the_server_does():
     """The document the lobby's form obeys is the server's own behaviour, choice by choice."""
     choices = option_rules()["kinds"]["set"]["choices"]
-    assert len(choices) == 2 * 4 * 3 * 2
+    assert len(choices) == 2 * len(MODES) * 3 * 2  # rules, modes, attributes, lengths
     for choice in choices:
         fields = choice["fields"]
         options = table_options(

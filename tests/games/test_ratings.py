@@ -195,6 +195,20 @@ def test_the_modes_are_the_kinds_rated_modes_and_not_set_war():
         "set-classic-5",
         "set-ultra",
         "set-chain",
+        # The fork's modes, each rated apart (cards.engine.table.modes).
+        "set-junior",
+        "set-ultrachain",
+        "set-ultra9",
+        "set-megaset",
+        "set-ghostset",
+        "set-shuffle",
+        "set-deckpuzzle",
+        "set-ultra9puzzle",
+        "set-4set",
+        "set-4setjr",
+        "set-4setjrchain",
+        "set-4setjrpuzzle",
+        "set-memory",
         "square",
     ]
 

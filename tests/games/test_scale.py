@@ -14,7 +14,7 @@ import pytest
 import websockets
 
 from cards.engine.rules import find_set
-from tests.conftest import Server, scaled_backend
+from tests.conftest import scaled_backend
 from tests.games.conftest import EXAMPLE_DECK
 from tests.games.test_races import run_at_once
 
@@ -102,19 +102,6 @@ needs_shared_store = pytest.mark.skipif(
     not scaled_backend(),
     reason="two processes share games through PostgreSQL and Redis (make test-scaled)",
 )
-
-
-@pytest.fixture(scope="module")
-def twins(tmp_path_factory):
-    """Two daphne processes on different ports serving one PostgreSQL database and one Redis."""
-    if not scaled_backend():
-        pytest.skip("two processes share games through PostgreSQL and Redis (make test-scaled)")
-    first = Server(tmp_path_factory.mktemp("twin-a"), SET_WATCH_TIMEOUT_S="5").start()
-    second = Server(tmp_path_factory.mktemp("twin-b"), like=first, SET_WATCH_TIMEOUT_S="5")
-    second.start()
-    yield first, second
-    second.stop()
-    first.stop()
 
 
 def _classic_game(url: str) -> tuple[int, str, str]:

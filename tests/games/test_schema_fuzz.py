@@ -135,6 +135,8 @@ def test_a_body_that_is_not_json_gets_a_documented_4xx_naming_why(
                 headers["Content-Type"] = content_type
             path = operation.path.replace("{game_id}", str(table))
             path = path.replace("{challenge_id}", "1").replace("{name}", "ann")
+            path = path.replace("{line}", "1").replace("{report_id}", "1")
+            path = path.replace("{tournament_id}", "1")
             response = http.post(path, content=body, headers=headers)
             label = f"{operation.label} with {what}"
             assert 400 <= response.status_code < 500, (label, response.status_code, response.text)

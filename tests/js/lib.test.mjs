@@ -60,7 +60,11 @@ test("a card's digits give its attributes; a 3-digit card has squiggles and no b
   assert.deepEqual(parts("000"), {number: 0, color: 0, shading: 0, shape: 1, border: null});
   assert.equal(parts("22222").border, 2);
   assert.throws(() => parts("TWO/RED"), /not a card's digits/);
-  assert.throws(() => parts("0003"), /not a card's digits/);
+  assert.throws(() => parts("0004"), /not a card's digits/);
+  assert.throws(() => parts("00003"), /not a card's digits/);
+  // The 4Set decks' fourth values: four symbols, orange, checkered, the hourglass.
+  assert.deepEqual(parts("3333"), {number: 3, color: 3, shading: 3, shape: 3, border: null});
+  assert.deepEqual(parts("333"), {number: 3, color: 3, shading: 3, shape: 1, border: null});
 });
 
 test("a card is drawn with as many symbols as its number and named by the server's phrase", () => {
@@ -72,6 +76,19 @@ test("a card is drawn with as many symbols as its number and named by the server
   assert.equal(marked.match(/cb-mark/g).length, 2);
   assert.match(marked, />q<\/text>/);
   assert.equal(escapeXml('<a href="x">&'), '&lt;a href=&quot;x&quot;>&amp;');
+});
+
+test("a 4Set card is drawn with four smaller hourglasses, checkered, in orange, with a cross", () => {
+  const drawn = svg({digits: "3333", phrase: "four orange checkered hourglasses"}, {colorBlind: true});
+  assert.equal(drawn.match(/<path transform/g).length, 4);
+  assert.match(drawn, /scale\(0\.7\)/);
+  assert.match(drawn, /d="M6 5 H94 L58 25/);
+  assert.match(drawn, /fill="url\(#sc\d+c\)"/);
+  assert.match(drawn, /<pattern id="sc\d+c"/);
+  assert.match(drawn, /stroke="#ef9200"/);
+  assert.match(drawn, /M9 3 H15 V9/);
+  // A classic card defines no checkered pattern.
+  assert.doesNotMatch(svg({digits: "2222", phrase: "x"}), /sc\d+c"/);
 });
 
 test("the deck lookup answers the server's table and a stand-in for an unknown text", () => {
@@ -240,6 +257,18 @@ test("presence: a socket open is here, a socket closed is away, a program withou
   presence.update(["bob"]);
   assert.equal(presence.of("ada", {present: ["ada"]}), "away"); // she closed her page
   assert.equal(presence.of("bob", view), "here");
+});
+
+test("presence: a page closed for the table's away time is offered as left, and not before", async () => {
+  const {Presence} = await import("../../static/js/lib/presence.js");
+  const presence = new Presence();
+  presence.update(["ada", "bob"], 0);
+  presence.update(["ada"], 1000); // bob closed his page
+  assert.deepEqual(presence.leavers(["bob"], 60000, 30000), []);
+  assert.deepEqual(presence.leavers(["bob"], 60000, 61000), ["bob"]);
+  presence.update(["ada", "bob"], 62000); // back: not gone any more
+  assert.deepEqual(presence.leavers(["bob"], 60000, 200000), []);
+  assert.deepEqual(presence.leavers(["zed"], 60000, 200000), []); // never here: the server judges
 });
 
 test("the rated note says a game created rated still rates, or why it does not", async () => {

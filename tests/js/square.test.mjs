@@ -16,7 +16,14 @@ import {
   shapeOf,
   spotOf,
 } from "../../static/js/square/geometry.js";
-import {moveSentence, nameOf, outcomeText, turnText, withNames} from "../../static/js/square/text.js";
+import {
+  moveSentence,
+  nameOf,
+  outcomeText,
+  turnText,
+  winnersText,
+  withNames,
+} from "../../static/js/square/text.js";
 
 // An "L" one cell wide and two tall hanging below-left of its zero point, and turned a quarter.
 const SHAPES = {
@@ -187,4 +194,10 @@ test("a touch in a dot's ring takes that dot's placement, the nearest where ring
   assert.deepEqual(nearestSpot([11.1, 9], anchors, middle, 0.8), [11, 10]); // nearer the second
   assert.equal(nearestSpot([12.5, 9], anchors, middle, 0.8), null); // in no ring
   assert.deepEqual(nearestSpot([12.5, 9], anchors, middle, 1.1), [11, 10]);
+});
+
+test("a game ended because a seat left says who left after the winners", () => {
+  assert.equal(winnersText({winner_names: ["ann"], left: ["bob"]}), "Winner: ann. bob left the game.");
+  assert.equal(winnersText({winner_names: ["ann", "cy"]}), "Winners: ann, cy.");
+  assert.match(turnText({over: true, winner_names: ["ann"], left: ["bob"]}), /bob left the game/);
 });

@@ -6,10 +6,13 @@ import {
   badgesOf,
   chooseCard,
   controlsOf,
+  countText,
   gameClock,
   hintNeedsAsking,
   initialState,
   nextGameOffer,
+  raceStatus,
+  raceTime,
   receiveError,
   receiveOutcome,
   receiveView,
@@ -194,4 +197,51 @@ test("a view that carries the server's now sets the clock's skew; one without ke
   const state = initialState(classic(), {skew: 500});
   assert.equal(receiveView(state, classic({now: 10_000}), 9_000).state.skew, 1000);
   assert.equal(receiveView(state, classic(), 9_000).state.skew, 500);
+});
+
+test("a race's head counts its sets, and its result says the time or who won the tie", () => {
+  const race = (extra) => ({target: 10, found: 10, sets: [], elapsed_ms: 41_320, ...extra});
+  const alone = classic({
+    over: true,
+    status: "over",
+    scores: {ann: 10},
+    result: {scores: {ann: 10}, winners: ["ann"]},
+    race: race({players: {ann: {sets: 10, last_ms: 41_320}}, result: {finished: true, ms: 41_320, winner: "ann", order: ["ann"]}}),
+  });
+  assert.equal(raceStatus(alone), "Set-10 race: 10 of 10");
+  const told = resultText(initialState(alone), {origin: "https://set.example"});
+  assert.equal(told.text, "You found 10 sets in 41.32 s.");
+  assert.equal(told.share, "Set-10 race: 10 sets in 41.32 s https://set.example/races/");
+  const tie = classic({
+    over: true,
+    status: "over",
+    you: "ben",
+    result: {scores: {ann: 5, ben: 5}, winners: ["ann"]},
+    race: race({
+      players: {ann: {sets: 5, last_ms: 9000}, ben: {sets: 5, last_ms: 10_000}},
+      result: {finished: true, ms: 10_000, winner: "ann", order: ["ann", "ben"]},
+    }),
+  });
+  assert.equal(
+    resultText(initialState(tie)).text,
+    "ann won the race. 10 sets in 10.00 s. Sets: ann 5 (last at 9.00 s), ben 5 (last at 10.00 s).",
+  );
+  assert.equal(raceTime(83_456), "1:23.46");
+  assert.equal(raceStatus(classic()), "");
+});
+
+test("a table of another mode says what to look for in the server's words, six cards a claim", () => {
+  const words = {one: "ghostset", a: "a ghostset", many: "ghostsets", cards: "six"};
+  const view = classic({mode: "ghostset", claim_size: 6, claim_words: words,
+    prompt: "Find a ghostset: select six cards, three pairs whose third cards form a set."});
+  let state = initialState(view);
+  assert.equal(turnText(state), view.prompt);
+  for (const card of ["1111", "2222", "3333", "1231", "1112"]) state = chooseCard(state, card).state;
+  assert.equal(turnText(state), `${view.prompt} (5 of 6 selected)`);
+  const {claim} = chooseCard(state, "1113");
+  assert.equal(claim.length, 6);
+  assert.equal(countText(2, view), "There are 2 ghostsets on the board.");
+  // Any puzzle (it lists its claims found) counts those still to find.
+  const puzzle = classic({mode: "deckpuzzle", found: [], claim_words: {one: "set", a: "a set", many: "sets", cards: "three"}});
+  assert.equal(countText(1, puzzle), "There is 1 set still to find.");
 });

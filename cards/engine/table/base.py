@@ -41,14 +41,17 @@ class TableError(SetError):
     ``str(error)`` is a sentence for a person; ``code`` is a short machine reason (``bad_pick``,
     ``bad_action``, ``bad_option``, ``bad_player``, ``not_seated``, ``locked_out``,
     ``just_taken``, ``not_on_board``, ``bad_claim``, ``game_over``, ``bad_state``,
-    ``not_started``, ``already_started``, ``not_host``).
+    ``not_started``, ``already_started``, ``not_host``, ``not_away``; a practice table's ``paused``,
+    ``already_paused``, ``not_paused``).
 
     ``refusal`` says what kind of no it is, for a platform that answers in those terms:
     ``"conflict"`` for an action the table's moment refuses (before the deal, a second start),
     ``"forbidden"`` for a player who may not do it, ``"invalid"`` otherwise.
     """
 
-    CONFLICTS = frozenset({"not_started", "already_started"})
+    CONFLICTS = frozenset(
+        {"not_started", "already_started", "paused", "already_paused", "not_paused", "not_away"}
+    )
     FORBIDDEN = frozenset({"not_host"})
 
     def __init__(self, message: str, code: str = "bad_action") -> None:

@@ -7,6 +7,13 @@ code is a small int that Python shares rather than copies, and a tuple of them i
 and compare. Texts appear only at the edges: a stored state and a view name each card by its
 protocol text, through the tables below, built once per deck size.
 
+The 4Set decks (four values an attribute, ``base=4``) have codes of their own, 2 bits an
+attribute (`cards.engine.fast4`); every function here takes the deck's ``base`` after its
+``attributes`` (3 when left out):
+
+>>> text_of(255, 4, 4), code_of("3333", 4, 4)
+('FOUR/ORANGE/CHECKERED/HOURGLASS', 255)
+
 >>> code_of("TWO/PURPLE/STRIPED/OVAL", 4), text_of(50, 4)
 (50, 'TWO/PURPLE/STRIPED/OVAL')
 >>> board = codes_of(["ONE/RED/SOLID/DIAMOND", "TWO/RED/SOLID/DIAMOND", "ONE/GREEN/OPEN/OVAL",
@@ -39,18 +46,18 @@ __all__ = [
 
 
 @cache
-def texts(attributes: int) -> tuple[str, ...]:
-    """Return every card's protocol text, indexed by code (built once per deck size)."""
-    return tuple(card.protocol for card in all_cards(attributes))
+def texts(attributes: int, base: int = 3) -> tuple[str, ...]:
+    """Return every card's protocol text, indexed by code (built once per deck)."""
+    return tuple(card.protocol for card in all_cards(attributes, base))
 
 
 @cache
-def _codes(attributes: int) -> dict[str, int]:
-    return {text: code for code, text in enumerate(texts(attributes))}
+def _codes(attributes: int, base: int = 3) -> dict[str, int]:
+    return {text: code for code, text in enumerate(texts(attributes, base))}
 
 
 @cache
-def described(attributes: int) -> tuple[dict[str, Any], ...]:
+def described(attributes: int, base: int = 3) -> tuple[dict[str, Any], ...]:
     """Return each card's description in a view (protocol text, digits, code), by code.
 
     Every view of every seat describes the same few cards, so each is described once and the
@@ -59,52 +66,52 @@ def described(attributes: int) -> tuple[dict[str, Any], ...]:
     """
     return tuple(
         {"card": card.protocol, "digits": card.digits, "code": card.code}
-        for card in all_cards(attributes)
+        for card in all_cards(attributes, base)
     )
 
 
-def text_of(code: int, attributes: int) -> str:
+def text_of(code: int, attributes: int, base: int = 3) -> str:
     """Return the protocol text of the card ``code``."""
-    return texts(attributes)[code]
+    return texts(attributes, base)[code]
 
 
-def texts_of(codes: Iterable[int], attributes: int) -> list[str]:
+def texts_of(codes: Iterable[int], attributes: int, base: int = 3) -> list[str]:
     """Return the protocol texts of ``codes``, in order."""
-    return list(map(texts(attributes).__getitem__, codes))
+    return list(map(texts(attributes, base).__getitem__, codes))
 
 
 @cache
-def stored_codes(attributes: int) -> Callable[[Iterable[str]], tuple[int, ...]]:
+def stored_codes(attributes: int, base: int = 3) -> Callable[[Iterable[str]], tuple[int, ...]]:
     """Return a function reading stored protocol texts (exactly as a state stores them) as
     codes, and raising `KeyError` for any other text: the quick way to read a stored state."""
-    code = _codes(attributes).__getitem__
+    code = _codes(attributes, base).__getitem__
     return lambda given: tuple(map(code, given))
 
 
 @cache
-def _named(attributes: int) -> dict[str, int]:
+def _named(attributes: int, base: int = 3) -> dict[str, int]:
     """Every card's code by the two texts clients send most: its protocol text and its digits."""
     return {
-        **_codes(attributes),
-        **{card.digits: card.code for card in all_cards(attributes)},
+        **_codes(attributes, base),
+        **{card.digits: card.code for card in all_cards(attributes, base)},
     }
 
 
-def code_of(text: str, attributes: int) -> int:
+def code_of(text: str, attributes: int, base: int = 3) -> int:
     """Return the code of the card a text names: a protocol text or digits (what clients send)
     at once, any other form `parse_card` reads (a phrase, another case) through it; raise
     `CardError` if none."""
-    code = _named(attributes).get(text)
-    return parse_card(text, attributes).code if code is None else code
+    code = _named(attributes, base).get(text)
+    return parse_card(text, attributes, base).code if code is None else code
 
 
-def codes_of(given: Iterable[str], attributes: int) -> tuple[int, ...]:
+def codes_of(given: Iterable[str], attributes: int, base: int = 3) -> tuple[int, ...]:
     """Return the codes of the cards ``given`` names, in order (see `code_of`)."""
-    known = _codes(attributes)
+    known = _codes(attributes, base)
     try:
         return tuple(map(known.__getitem__, given))
     except KeyError:
-        return tuple(code_of(text, attributes) for text in given)
+        return tuple(code_of(text, attributes, base) for text in given)
 
 
 def set_at(cards: Sequence[int], attributes: int) -> tuple[int, int, int] | None:

@@ -25,6 +25,7 @@ from cards.engine.table.shared import (
     check_player,
     clean_deck,
     deal_deck,
+    end_left,
     final_result,
     forgotten,
     is_present,
@@ -62,7 +63,9 @@ class DeclareRules(TableRules):
     """
 
     name = "declare"
-    actions = ("join", "look", "watch", "declare", "pick", "add", "hint", "count", "start")
+    actions = (
+        "join", "look", "watch", "declare", "pick", "add", "hint", "count", "start", "end_left"
+    )  # fmt: skip
 
     # -- creation ---------------------------------------------------------------------------------
 
@@ -131,6 +134,8 @@ class DeclareRules(TableRules):
         Every expired deadline is applied first (§4). Actions: ``join``, ``look`` and ``watch``
         (join if new, otherwise only mark presence), ``declare``, ``pick`` (``row``, ``col``),
         ``add`` (vote) and ``hint``. Each joins a new player. A finished table changes nothing.
+        ``end_left`` (``seat``: a seat away past ``away_ms``) ends the game there, asked by
+        another seated player: the leaver ranks last (`cards.engine.table.shared.end_left`).
         ``start`` starts a waiting table's countdown (`start_table`); before the deal only
         ``join``, ``look``, ``watch`` and ``start`` are taken (``not_started``).
         """
@@ -146,8 +151,17 @@ class DeclareRules(TableRules):
         position = _check_pick(state, action) if kind == "pick" else None
         outcome: dict[str, Any] = {"action": kind, "joined": False, "expired": expired}
         if state.over:
+            if kind == "end_left":
+                raise TableError("The game is over.", "game_over")
             outcome.update(over=True, changed=ticked)
             return Result(state, outcome, ticked)
+        if kind == "end_left":  # by a seated player only: it never seats the asker
+            if player not in state.scores:
+                raise TableError("Join the table first.", "not_seated")
+            asker = touch_state(state, player, now_ms)
+            ended = end_left(asker, player, action, now_ms, declaring=None, votes=())
+            outcome.update(left=ended.left[-1], over=True, result=final_result(ended))
+            return Result(ended, outcome, True)
 
         joined = player not in state.scores
         state = seat(state, player, now_ms)

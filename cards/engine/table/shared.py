@@ -36,6 +36,7 @@ __all__ = [
     "check_player",
     "clean_deck",
     "deal_deck",
+    "end_left",
     "final_result",
     "forgotten",
     "is_player_name",
@@ -97,39 +98,41 @@ def check_player(player: object) -> str:
     return player  # type: ignore[return-value]
 
 
-def deal_deck(options: dict, attributes: int, seed: int, minimum: int) -> list[int]:
+def deal_deck(options: dict, attributes: int, seed: int, minimum: int, base: int = 3) -> list[int]:
     """Return the table's deck as card codes: the ``deck`` option as given, or shuffled from seed.
 
     A given deck (tests, the spec's worked example) must name distinct cards of the table's
-    attribute count, hold a multiple of 3 cards (§1) and at least ``minimum`` of them.
+    attribute count, hold a multiple of 3 cards (§1) and at least ``minimum`` of them. ``base``
+    is the values an attribute has (4 in a 4Set deck, whose given deck may hold any number of
+    cards).
     """
     if "deck" not in options:
-        return list(shuffled_codes(3**attributes, random.Random(seed)))
-    return [card.code for card in _deck_cards(options["deck"], attributes, minimum)]
+        return list(shuffled_codes(base**attributes, random.Random(seed)))
+    return [card.code for card in _deck_cards(options["deck"], attributes, minimum, base)]
 
 
-def clean_deck(given: object, attributes: int, minimum: int) -> list[str]:
+def clean_deck(given: object, attributes: int, minimum: int, base: int = 3) -> list[str]:
     """Return a given deck as canonical card texts, or raise naming what is wrong with it."""
-    return [card.protocol for card in _deck_cards(given, attributes, minimum)]
+    return [card.protocol for card in _deck_cards(given, attributes, minimum, base)]
 
 
-def _deck_cards(given: object, attributes: int, minimum: int) -> list:
+def _deck_cards(given: object, attributes: int, minimum: int, base: int = 3) -> list:
     if not isinstance(given, list | tuple) or not all(isinstance(item, str) for item in given):
         raise TableError(
             "The deck option must be a list of card strings (leave it out to shuffle the deck); "
             f"got {_shown(given)}.",
             "bad_option",
         )
-    if len(given) > 3**attributes:
+    if len(given) > base**attributes:
         raise TableError(
             f"The deck option holds {len(given)} cards; a {attributes}-attribute deck has "
-            f"{3**attributes}.",
+            f"{base**attributes}.",
             "bad_option",
         )
     cards = []
     for item in given:
         try:
-            card = parse_card(item, attributes)
+            card = parse_card(item, attributes, base)
         except (SetError, ValueError) as error:
             message = f"The deck holds a card that is not valid: {error}"
             raise TableError(message, "bad_option") from None
@@ -141,7 +144,11 @@ def _deck_cards(given: object, attributes: int, minimum: int) -> list:
         cards.append(card)
     if len(set(cards)) != len(cards):
         raise TableError("The deck holds the same card twice.", "bad_option")
-    if len(cards) % 3 or len(cards) < minimum:
+    if base == 4 and len(cards) < minimum:  # a 4Set deck (64 or 256 cards) is dealt as it is
+        raise TableError(
+            f"The deck must hold at least {minimum} cards; it holds {len(cards)}.", "bad_option"
+        )
+    if base == 3 and (len(cards) % 3 or len(cards) < minimum):
         raise TableError(
             f"The deck must hold a multiple of 3 cards, at least {minimum}; it holds {len(cards)}.",
             "bad_option",
@@ -291,18 +298,50 @@ def tallied(
 _NO_TALLY = Tally()
 
 
+def end_left(state: S, player: str, action: dict, now_ms: int, **ended: Any) -> S:
+    """End the game because the seat ``action["seat"]`` left: away (no request) for longer than
+    the table's ``away_ms``. Asked by another seated player (``player``); the leaver ranks last
+    and wins nothing. ``ended`` are the rule set's own fields to clear as the game ends (a
+    classic table's lock-outs, a declare table's declare in progress and votes).
+
+    Refused (``bad_action``) for a name that has no seat or is the asker's own, and
+    (``not_away``, a conflict) while the seat is still here.
+    """
+    name = action.get("seat")
+    if not isinstance(name, str) or name not in state.scores:
+        raise TableError(
+            'Say who left: {"type": "end_left", "seat": <a seat\'s name>}.', "bad_action"
+        )
+    if name == player:
+        raise TableError("You cannot end the game because you left: you are here.", "bad_action")
+    if is_present(state, name, now_ms):
+        seen_s = (now_ms - state.last_seen[name]) // 1000
+        raise TableError(
+            f"{name} is still here (seen {seen_s} s ago); a player is gone after "
+            f"{state.away_ms // 1000} s away.",
+            "not_away",
+        )
+    return state.evolve(over=True, ended_ms=now_ms, left=(*state.left, name), **ended)
+
+
 def final_result(state: TableState) -> dict:
     """Summarise a finished game: winners, scores, sets found and hinted sets per player."""
     counts = state.tally
     sets = {player: counts.get(player, _NO_TALLY).sets for player in state.players}
     hinted = {player: counts.get(player, _NO_TALLY).hinted for player in state.players}
-    return {
-        "winners": winners(state.scores),
+    left = set(state.left)
+    stayed = {name: score for name, score in state.scores.items() if name not in left}
+    result = {
+        # Who left (end_left) wins nothing, whatever the score: they rank last.
+        "winners": winners(stayed),
         "scores": dict(state.scores),
         "sets": sets,
         "hinted": hinted,
         "ended_ms": state.ended_ms,
     }
+    if state.left:
+        result["left"] = list(state.left)
+    return result
 
 
 # --- the start -------------------------------------------------------------------------------
@@ -451,7 +490,7 @@ def record_hint(
             # rated table is unrated from the first hint taken (games.ratings).
             tally=tallied(state.tally, player, hints=1),
         )
-    text = text_of(card, attributes)
+    text = text_of(card, attributes, state.base)
     return state, {
         "hint": {"card": text, "position": positions[cards.index(card)]},
         "message": f"One card of {claim.noun if claim else 'a set'} on the board: {text}.",
@@ -472,7 +511,7 @@ def active_hint(
     if hint is None or not _still_open(hint, cards, claim):
         return None
     return {
-        "card": text_of(hint.card, state.attributes),
+        "card": text_of(hint.card, state.attributes, state.base),
         "position": positions[cards.index(hint.card)],
     }
 

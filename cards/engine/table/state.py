@@ -38,7 +38,7 @@ from typing import Any, ClassVar, TypeVar
 
 from cards.engine.table.base import TableError
 from cards.engine.table.codes import codes_of, stored_codes, texts
-from cards.engine.table.modes import Mode
+from cards.engine.table.modes import MODES, Mode
 
 __all__ = [
     "ClassicState",
@@ -46,6 +46,8 @@ __all__ = [
     "Declaring",
     "ModeState",
     "Hint",
+    "Race",
+    "Practice",
     "Position",
     "RuleSet",
     "TableState",
@@ -162,6 +164,70 @@ class Hint:
 
 
 @dataclass(frozen=True, slots=True)
+class Race:
+    """Hold a Set-N race: the ``target`` (how many sets end it) and, in the order found, each
+    set's finder and the time it was found (Unix ms): the times say who wins a tie (the earlier
+    last set) and how long the race took.
+    """
+
+    target: int
+    sets: tuple[tuple[str, int], ...] = ()
+
+    def with_set(self, player: str, at_ms: int) -> Race:
+        """Return this race with one more set, found by ``player`` at ``at_ms``."""
+        return Race(self.target, (*self.sets, (player, at_ms)))
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the race as stored: ``{"target": N, "sets": [[player, at_ms], ...]}``."""
+        return {"target": self.target, "sets": [list(found) for found in self.sets]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Race:
+        """Read a stored race."""
+        return cls(data["target"], tuple((name, at) for name, at in data["sets"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Practice:
+    """Hold what a practice table keeps besides the game (`cards.engine.table.practice`).
+
+    ``paused_at`` is when the table was paused (None while it runs) and ``paused_ms`` the time
+    it spent paused before, so a clock that leaves paused time out is computed from the state
+    alone. ``hints`` counts the cards of a claim each player has had revealed, and ``shown`` the
+    board's claims each player has had drawn ("show me"); both start again at any claim.
+    """
+
+    paused_at: int | None = None
+    paused_ms: int = 0
+    hints: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
+    shown: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
+
+    @property
+    def paused(self) -> bool:
+        """Tell whether the table is paused now."""
+        return self.paused_at is not None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the stored form: ``{"paused_at", "paused_ms", "hints", "shown"}``."""
+        return {
+            "paused_at": self.paused_at,
+            "paused_ms": self.paused_ms,
+            "hints": dict(self.hints),
+            "shown": dict(self.shown),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Practice:
+        """Read the stored form (`to_json`)."""
+        return cls(
+            paused_at=data["paused_at"],
+            paused_ms=data["paused_ms"],
+            hints=MappingProxyType(dict(data["hints"])),
+            shown=MappingProxyType(dict(data["shown"])),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Declaring:
     """Hold a declare in progress (§4): who declared, until when, who waits, what is picked.
 
@@ -214,6 +280,11 @@ class TableState:
     ended_ms: int | None = None
     waiting: bool = False
     starts_ms: int | None = None
+    #: A practice table's pause, hints and "show me" (None: not a practice table).
+    practice: Practice | None = None
+    #: The players who left the game (ended by ``end_left``: away past ``away_ms``); they rank
+    #: last. Stored only when there are some (a table's JSON form is as it was before).
+    left: tuple[str, ...] = ()
 
     @property
     def started_ms(self) -> int | None:
@@ -233,6 +304,11 @@ class TableState:
     def board_cards(self) -> tuple[int, ...]:
         """Return the board's cards in the order views and hints address them."""
         raise NotImplementedError
+
+    @property
+    def base(self) -> int:
+        """Return how many values each attribute has: 3, or 4 in a 4Set mode's deck."""
+        return 3
 
     def evolve(self: S, **changes: Any) -> S:
         """Return a copy of this state with ``changes``, as `dataclasses.replace` does, but a
@@ -281,20 +357,24 @@ class TableState:
         method's, in its order, lends nothing: the whole state is drawn. The JSON returned is
         never changed by anyone, so parts of it may be shared by several such dicts.
         """
-        text = texts(self.attributes).__getitem__
+        text = texts(self.attributes, self.base).__getitem__
         start = self._start_json()
         if like is None:
-            return self._with_start(self._drawn(text), start)
+            return self._with_start(self._with_race(self._drawn(text)), start)
         before, old = like
         keys = [*old]
+        if keys[-1:] == [_PRACTICE_KEY]:
+            keys = keys[:-1]
         if keys[-2:] == _START_KEYS:
             keys = keys[:-2]
+        if keys[-1:] == _RACE_KEYS:
+            keys = keys[:-1]
         if (
             type(before) is not type(self)
             or before.attributes != self.attributes
             or keys != self._json_keys
         ):
-            return self._with_start(self._drawn(text), start)
+            return self._with_start(self._with_race(self._drawn(text)), start)
         data = old.copy()
         data["away_ms"] = self.away_ms
         data["created_ms"] = self.created_ms
@@ -317,16 +397,29 @@ class TableState:
         data["over"] = self.over
         data["ended_ms"] = self.ended_ms
         self._redraw(data, before, text)
-        return self._with_start(data, start)
+        return self._with_start(self._with_race(data), start)
 
-    @staticmethod
-    def _with_start(data: dict[str, Any], start: dict[str, Any] | None) -> dict[str, Any]:
-        """Return ``data`` with the start's keys last, or without them (a table dealt when made)."""
+    def _with_start(self, data: dict[str, Any], start: dict[str, Any] | None) -> dict[str, Any]:
+        """Return ``data`` with the start's keys last, or without them (a table dealt when made),
+        and a practice table's ``practice`` after all (no such key at any other table)."""
+        data.pop(_PRACTICE_KEY, None)
         if start is None:
             data.pop("waiting", None)
             data.pop("starts_ms", None)
         else:
             data.update(start)
+        if self.practice is not None:
+            data[_PRACTICE_KEY] = self.practice.to_json()  # a few numbers: drawn every time
+        return data
+
+    def _with_race(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Return ``data`` with a race's key after the rule set's own (a table that is no race
+        has none, so its JSON form is as it was before races)."""
+        race = getattr(self, "race", None)
+        if race is not None:
+            data["race"] = race.to_json()
+        if self.left:
+            data["left"] = list(self.left)
         return data
 
     def _drawn(self, text: Callable[[int], str]) -> dict[str, Any]:
@@ -351,10 +444,11 @@ class TableState:
             raise TableError(f"Not a Set table state: rules {rules!r}.", "bad_state")
         try:
             attributes = data["attributes"]
+            base = MODES[data["mode"]].values if kind is ModeState else 3
             try:
-                return kind._read(data, stored_codes(attributes))
+                return kind._read(data, stored_codes(attributes, base))
             except KeyError:  # a card text in another form, or a key missing: read it slowly
-                return kind._read(data, lambda given: codes_of(given, attributes))
+                return kind._read(data, lambda given: codes_of(given, attributes, base))
         except TableError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as error:
@@ -399,11 +493,19 @@ class TableState:
             # A table stored without them was dealt when it was made.
             "waiting": data.get("waiting", False),
             "starts_ms": data.get("starts_ms"),
+            "left": tuple(data.get("left", ())),
+            # Only a practice table stores it.
+            "practice": (
+                Practice.from_json(data[_PRACTICE_KEY]) if _PRACTICE_KEY in data else None
+            ),
         }
 
 
-#: The keys a table made to wait stores after all others.
+#: The keys a table made to wait stores after all others, and before them a race's.
 _START_KEYS = ["waiting", "starts_ms"]
+_RACE_KEYS = ["race"]
+#: The key a practice table stores after those.
+_PRACTICE_KEY = "practice"
 
 
 def _hints_json(hints: Mapping[str, Hint], text: Callable[[int], str]) -> dict[str, Any]:
@@ -564,7 +666,8 @@ class ClassicState(TableState):
 
     ``board`` is a flat tuple of cards with no holes (position ``i`` is drawn at row ``i % 3``,
     column ``i // 3``); ``board_size`` is the standard board. ``locked`` lists the players
-    locked out by a wrong claim, in order.
+    locked out by a wrong claim, in order. ``race`` is a Set-N race's target and sets found
+    (None: the table is no race; see `cards.engine.table.race`).
     """
 
     rules: ClassVar[RuleSet] = RuleSet.CLASSIC
@@ -592,6 +695,7 @@ class ClassicState(TableState):
     board_size: int
     board: tuple[int, ...]
     locked: tuple[str, ...] = ()
+    race: Race | None = None
 
     @property
     def board_cards(self) -> tuple[int, ...]:
@@ -636,6 +740,7 @@ class ClassicState(TableState):
             board_size=data["board_size"],
             board=codes(data["board"]),
             locked=tuple(data["locked"]),
+            race=Race.from_json(data["race"]) if "race" in data else None,
             **more,
         )
 
@@ -645,10 +750,11 @@ class ModeState(ClassicState):
     """Hold a classic table played in another mode (`cards.engine.table.modes`): UltraSet,
     Set-Chain or the puzzle.
 
-    ``mode`` names it; ``chain`` is a chain table's last set, off the board (empty before the
-    first set); ``found`` the sets a puzzle has had found, each sorted, in the order found. Its
-    JSON form is the classic one with ``mode``, ``chain`` and ``found`` after it, so a table of
-    the card game itself is stored as it always was.
+    ``mode`` names it; ``chain`` is a chain table's last claim, off the board (empty before the
+    first); ``found`` the claims a puzzle's board has had found, each sorted, in the order found;
+    ``rng`` a shuffling table's generator seed (None elsewhere). Its JSON form is the classic one
+    with ``mode``, ``chain`` and ``found`` after it (and ``rng`` last, for a shuffling table), so a
+    table of the card game itself is stored as it always was.
     """
 
     _json_keys: ClassVar[list[str]] = [*ClassicState._json_keys, "mode", "chain", "found"]
@@ -656,14 +762,23 @@ class ModeState(ClassicState):
     mode: Mode
     chain: tuple[int, ...] = ()
     found: tuple[tuple[int, ...], ...] = ()
+    rng: int | None = None
+
+    @property
+    def base(self) -> int:
+        """Return how many values each attribute has in this mode's deck (4 in the 4Sets')."""
+        return MODES[self.mode].values
 
     def _drawn(self, text: Callable[[int], str]) -> dict[str, Any]:
-        return {
+        data = {
             **super()._drawn(text),
             "mode": self.mode.value,
             "chain": list(map(text, self.chain)),
             "found": [list(map(text, cards)) for cards in self.found],
         }
+        if self.rng is not None:  # a shuffling table's generator (stored by those alone)
+            data["rng"] = self.rng
+        return data
 
     def _redraw(self, data: dict[str, Any], before: ModeState, text: Callable[[int], str]) -> None:
         super()._redraw(data, before, text)
@@ -680,6 +795,7 @@ class ModeState(ClassicState):
             mode=Mode(data["mode"]),
             chain=codes(data["chain"]),
             found=tuple(map(codes, data["found"])),
+            rng=data.get("rng"),
             **more,
         )
 

@@ -31,9 +31,11 @@ export function detailOf(status, data) {
   return `The server answered ${status}.`;
 }
 
-/** Send one request and return its answer in the one shape above. */
-export async function request(method, url, body) {
+/** Send one request and return its answer in the one shape above. `keepalive`: the request
+ * outlives the page (one sent as the page goes away). */
+export async function request(method, url, body, {keepalive = false} = {}) {
   const init = {method, credentials: "same-origin", headers: {Accept: "application/json"}};
+  if (keepalive) init.keepalive = true;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);

@@ -4,16 +4,19 @@
  *   render(element, view, opts)          -> draws the cells; opts:
  *       card: text -> {digits, phrase}  (the page's deck, from the server),
  *       keyboard: {codes, labels}  (the server's key places, and the chosen layout's names)
- *       selected: [card texts]  (highlighted as chosen),  hint: card text,  marked: [card texts]
+ *       selected: [card texts]  (highlighted as chosen),  hint: card text (or texts: a
+ *       practice table's hint, one card more each press),  marked: [card texts]
  *       fresh: [card texts]     (just dealt: they fade in, after the taken cards have gone),
  *       taken: [cells]          (just taken: drawn once more where they were, fading out
- *                                before the card dealt in their place fades in, never both at
- *                                once; the other cards never move),
+ *                                before the card dealt in their place, or moved into it from
+ *                                an overflow column, fades in: never both at once),
  *       landscape: bool (wide cards on an upright board, as the table page draws them where
  *                  the board is wider than tall),
  *       interactive: bool (buttons, else
  *       plain figures; keys are drawn on interactive cards only), disabled: bool,
  *       flat: bool (never turned on a narrow screen: a row of a few cards, as a chain)
+ *
+ * A cell with `face_down` (Memory) is drawn as a card's back, whatever its card text.
  *
  * The declare view has `board` as 3 rows of cells; the classic view a flat list drawn at row
  * i % 3, column i // 3. On a narrow screen the board is turned a quarter: three columns of
@@ -24,7 +27,7 @@
  * the chosen layout only names them.
  */
 
-import {svg} from "./cards.js";
+import {back, svg} from "./cards.js";
 import {colorBlind, onDisplayChange} from "./prefs.js";
 
 // Read lazily: the pure functions here also run under Node, which has no window.
@@ -69,7 +72,7 @@ export function cells(view, keyboard = {}, {narrow = false} = {}) {
     board.forEach((cell, i) => {
       const row = cell.row !== undefined ? cell.row : i % 3;
       const col = cell.col !== undefined ? cell.col : Math.floor(i / 3);
-      out.push({card: cell.card, row, col, pos: i, picked: !!cell.picked});
+      out.push({card: cell.card, row, col, pos: i, picked: !!cell.picked, faceDown: !!cell.face_down});
     });
   }
   const cols = out.reduce((most, cell) => Math.max(most, cell.col + 1), 0);
@@ -93,16 +96,26 @@ function cardSvg(card, label, landscape) {
   return drawn.get(id);
 }
 
+function backSvg(label, landscape) {
+  const id = `back|${label}|${landscape ? "L" : "P"}`;
+  if (!drawn.has(id)) drawn.set(id, back({landscape, label: label.toUpperCase()}));
+  return drawn.get(id);
+}
+
 /** Draw `view`'s board into `element` and return its cells. */
 export function render(element, view, opts = {}) {
   const narrow = !opts.flat && isNarrow();
   const landscape = narrow || (!!opts.landscape && !opts.flat);
-  // A card dealt in a taken card's place waits until that one has left (CSS: .after-taken).
+  // A card dealt while cards are taken, or moved into a taken card's place (a set taken from an
+  // overflow board: the last cards fill the holes), waits until those have left (.after-taken).
   const waits = (opts.taken || []).length > 0;
   const list = cells(view, opts.keyboard || {}, {narrow});
+  const slot = (cell) => `${cell.row}/${cell.col}`;
+  const leaving = new Set((opts.taken || []).map(slot));
   const cols = list.reduce((most, cell) => Math.max(most, cell.col + 1), 0);
   const selected = opts.selected || [];
   const marked = opts.marked || [];
+  const hints = [].concat(opts.hint || []);
   const fresh = opts.fresh || [];
   let focusedIndex = null;
   if (element.contains(document.activeElement) && document.activeElement.dataset) {
@@ -116,14 +129,15 @@ export function render(element, view, opts = {}) {
   for (const cell of list) {
     const card = opts.card(cell.card);
     const chosen = cell.picked || selected.includes(cell.card);
-    const hinted = !!opts.hint && opts.hint === cell.card;
+    const hinted = hints.includes(cell.card);
     const node = document.createElement(opts.interactive ? "button" : "figure");
     node.className =
       "card" +
+      (cell.faceDown ? " face-down" : "") +
       (chosen ? " selected" : "") +
       (hinted ? " hinted" : "") +
       (marked.includes(cell.card) ? " marked" : "") +
-      (fresh.includes(cell.card) ? ` fresh${waits ? " after-taken" : ""}` : "");
+      (fresh.includes(cell.card) || leaving.has(slot(cell)) ? ` fresh${waits ? " after-taken" : ""}` : "");
     // Set through the CSSOM, not a style attribute, so the strict CSP allows it.
     node.style.gridRow = String(narrow ? cell.col + 1 : cell.row + 1);
     node.style.gridColumn = String(narrow ? cell.row + 1 : cell.col + 1);
@@ -132,9 +146,10 @@ export function render(element, view, opts = {}) {
     node.dataset.key = cell.key;
     node.dataset.code = cell.code;
     const prefix = cell.key && opts.interactive ? `Key ${cell.key}: ` : "";
+    const phrase = cell.faceDown ? "a card face down" : card.phrase;
     node.setAttribute(
       "aria-label",
-      prefix + card.phrase + (chosen ? ", selected" : "") + (hinted ? ", hinted" : ""),
+      prefix + phrase + (chosen ? ", selected" : "") + (hinted ? ", hinted" : ""),
     );
     if (opts.interactive) {
       node.type = "button";
@@ -144,7 +159,9 @@ export function render(element, view, opts = {}) {
       node.setAttribute("role", "img");
     }
     // Keys label the cards only where they can be pressed.
-    node.innerHTML = card.digits ? cardSvg(card, opts.interactive ? cell.key : "", landscape) : "";
+    const label = opts.interactive ? cell.key : "";
+    if (cell.faceDown) node.innerHTML = backSvg(label, landscape);
+    else node.innerHTML = card.digits ? cardSvg(card, label, landscape) : "";
     fragment.appendChild(node);
   }
   for (const cell of opts.taken || []) {

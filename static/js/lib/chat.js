@@ -5,7 +5,8 @@
  *     url: "/api/games/7/chat",     // GET ?since=<id> reads what this page has not shown
  *     canWrite: true,               // a seated player (spectators read, with no input)
  *   });
- *   // A line is posted to `url` (POST): the text stays in the input until it is taken, and a
+ *   // A line a moderator removes is pushed again with `removed: true`: it is drawn again, saying so.
+  // A line is posted to `url` (POST): the text stays in the input until it is taken, and a
  *   // refusal (too long, too many) shows the server's sentence. Every page's socket then
  *   // pushes it, and a line already shown (by its id) is not shown twice.
  *   chat.add({id, name, text, at}); // a chat line (a pushed one, a posted one)
@@ -32,7 +33,7 @@ function timeOf(at) {
 /** Make a log line for a chat message (text only: never HTML). */
 export function chatLine(message) {
   const item = document.createElement("li");
-  item.className = "chat-line";
+  item.className = message.removed ? "chat-line chat-removed" : "chat-line";
   if (message.id !== undefined) item.dataset.chatId = String(message.id);
   const time = document.createElement("time");
   time.className = "chat-time";
@@ -45,6 +46,14 @@ export function chatLine(message) {
   text.className = "chat-text";
   text.textContent = message.text;
   item.append(time, " ", name, " ", text);
+  if (message.hidden) {
+    // The word filter's: shown to its writer only, who is told so (the server's words).
+    item.classList.add("chat-hidden");
+    const note = document.createElement("span");
+    note.className = "chat-note muted small";
+    note.textContent = message.note || "Only you can see this.";
+    item.append(" ", note);
+  }
   return item;
 }
 
@@ -99,7 +108,17 @@ export function mountChat(root, {url, canWrite = false, onMessage = null} = {}) 
       if (!message || typeof message.text !== "string") return;
       const id = message.id !== undefined ? String(message.id) : null;
       if (id !== null) {
-        if (shown.has(id)) return;
+        if (shown.has(id)) {
+          // A line a moderator removed since: it now says so ("removed by a moderator").
+          if (message.removed) {
+            if (onMessage) onMessage(message);
+            else {
+              const line = log.querySelector(`[data-chat-id="${CSS.escape(id)}"]`);
+              if (line) line.replaceWith(chatLine(message));
+            }
+          }
+          return;
+        }
         shown.add(id);
         lastId = Math.max(lastId, Number(id) || 0);
       }

@@ -17,6 +17,8 @@ if (form && rulesData) {
   const rated = form.querySelector("#rated");
   const computers = form.querySelector("#computers");
   const speed = form.querySelector("#speed");
+  const practice = form.querySelector("#practice");
+  const visibility = [...form.querySelectorAll("input[name=visibility]")];
   const selects = {mode: form.querySelector("#mode"), attributes: form.querySelector("#attributes"), length: form.querySelector("#length")};
   const radios = {rules: [...form.querySelectorAll("input[name=rules]")]};
 
@@ -60,6 +62,24 @@ if (form && rulesData) {
       if (state.rated.disabled) rated.checked = false;
       rated.disabled = state.rated.disabled;
       setNote("rated", state.rated.reason ? [`Not rated: ${state.rated.reason}`] : []);
+    }
+    // A practice table is private and unrated (the server's sentences, on the box's data).
+    if (practice?.checked) {
+      if (rated) {
+        rated.checked = false;
+        rated.disabled = true;
+        setNote("rated", [`Not rated: ${practice.dataset.unrated}`]);
+      }
+      for (const input of visibility) {
+        input.disabled = input.value === "open";
+        input.checked = input.value === "private";
+        input.parentElement.title = input.value === "open" ? practice.dataset.private : "";
+      }
+    } else {
+      for (const input of visibility) {
+        input.disabled = false;
+        input.parentElement.title = "";
+      }
     }
     const noComputers = values().rated;
     for (const option of computers.options) option.disabled = noComputers && Number(option.value) > 1;
@@ -145,8 +165,13 @@ function link(href, text, className, label) {
   return el("a", {className, text, attrs});
 }
 
+/** The badges the server gives a game beside its description ("practice"), each after a space. */
+function kindBadges(row) {
+  return (row.badges || []).flatMap((word) => [" ", badge(word, `badge-${word}`)]);
+}
+
 function tableRow(row) {
-  const game = el("td", {text: row.description});
+  const game = el("td", {text: row.description}, kindBadges(row));
   if (!row.is_open) game.append(" ", badge("private"));
   const actions = el("td", {className: "actions"});
   if (row.mine) {
@@ -187,6 +212,7 @@ function idleTables(rows, minutes, wasOpen) {
     const names = row.seats.map((seat) => seat.name).join(", ") || "nobody";
     return el("li", {attrs: {"data-game": String(row.id)}}, [
       link(row.play_url, `#${row.id} ${row.kind_label}: ${row.description}`),
+      ...kindBadges(row),
       " ",
       el("span", {className: "muted", text: `(${names}; last move ${row.quiet_for} ago)`}),
     ]);
@@ -221,7 +247,7 @@ function finishedGames(rows) {
     return el("tr", {attrs: {"data-game": String(row.id)}}, [
       el("td", {className: "game-id", text: String(row.id)}),
       el("td", {text: row.kind_label}),
-      el("td", {text: row.description}),
+      el("td", {text: row.description}, kindBadges(row)),
       scores,
       el("td", {text: row.winners.join(", ") || "—", attrs: {"data-label": "Winners"}}),
       ended,
@@ -271,12 +297,32 @@ function redraw(frame) {
   if (finished && frame.finished) finished.replaceChildren(...finishedGames(frame.finished));
 }
 
+/* Play now's pools (static/js/pages/pool.js) hear this socket through the document: the
+ * counts ("lobby-pools": each lobby frame's "pools", and the {"type": "pools"} frames), this
+ * visitor's gameStart ("lobby-game-start": a pool's table), and each (re)connection's first
+ * frame ("lobby-frame"). */
+const tell = (name, detail) => document.dispatchEvent(new CustomEvent(name, {detail}));
+
 if (document.getElementById("live-tables")) {
+  let connected = false;
   new GameSocket("/ws/lobby/", {
     ...challengeHandlers, // a signed-in account's challenges (the panel every page has)
-    lobby: redraw,
+    lobby(frame) {
+      redraw(frame);
+      if (frame.pools) tell("lobby-pools", frame.pools);
+      if (!connected) tell("lobby-frame", frame);
+      connected = true;
+    },
+    status(state) {
+      if (state !== "live") connected = false;
+    },
+    pools: (message) => tell("lobby-pools", message.pools),
+    gameStart(message) {
+      challengeHandlers.gameStart(message);
+      tell("lobby-game-start", message.game);
+    },
     chat(message) {
-      document.dispatchEvent(new CustomEvent("lobby-chat", {detail: message}));
+      tell("lobby-chat", message);
     },
   });
 }

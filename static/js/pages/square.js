@@ -145,6 +145,35 @@ function start(root) {
     root.dataset.version = String(cfg.version);
     root.dataset.yourTurn = mine ? "1" : "0";
     root.dataset.phase = view.phase;
+    drawLeavers();
+  }
+
+  /* "End the game: X left": offered to the other seats of a rated game being played once the
+   * seat to move has been away on its turn for the table's away time (no move since its turn
+   * began, and no page open here); the server judges. */
+  function drawLeavers(now = Date.now()) {
+    const box = byId("leavers");
+    if (!box) return;
+    const name = view.to_move_name;
+    const playing = view.you && cfg.rated && !view.over && view.phase !== "waiting";
+    const away =
+      playing && name && name !== view.you && !computers.has(name) && view.away_at !== null &&
+      now >= view.away_at && presence.of(name) !== "here";
+    const gone = away ? [name] : [];
+    const shown = [...box.querySelectorAll("button")].map((b) => b.dataset.seat);
+    if (JSON.stringify(shown) === JSON.stringify(gone)) return;
+    box.replaceChildren(
+      ...gone.map((seat) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "end-left-btn";
+        button.dataset.seat = seat;
+        button.textContent = `End the game: ${seat} left`;
+        button.addEventListener("click", () => act({type: "end_left", seat}));
+        return button;
+      }),
+    );
+    box.hidden = gone.length === 0;
   }
 
   function badge(parent, text, className) {
@@ -572,6 +601,7 @@ function start(root) {
     presence: (message) => {
       presence.update(message.here);
       renderPlayers();
+      drawLeavers();
     },
     result: (message) => {
       pending = false;
@@ -613,6 +643,9 @@ function start(root) {
     }
     window.location.assign(reply.data.url);
   });
+
+  // The seat to move is offered as left once the table's away time has passed.
+  setInterval(() => drawLeavers(), 1000);
 
   render();
   bringIntoView();

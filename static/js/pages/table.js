@@ -10,8 +10,11 @@
  * POST .../moves when it is down. Classic rules: select three cards and they are claimed as one
  * {"type": "claim", "cards": [...]}. Declare rules: Set! (declare), then pick three cards
  * before the deadline. A table that waits (contract A's "status": "waiting") shows its waiting
- * room and a Start button to whoever may start. The cards' drawings and words, and the keys,
- * are the server's.
+ * room and a Start button to whoever may start. A practice table (the view's "practice") adds
+ * "Show me" (the board's sets, one more each press, listed and the newest marked on the board),
+ * a hint that highlights one more card each press, and for its host Pause/Resume
+ * (Ctrl+Shift+P): while paused the server sends no card, the board gives way to a note and the
+ * clock stands still. The cards' drawings and words, and the keys, are the server's.
  */
 
 import {request, useCsrfToken} from "../lib/api.js";
@@ -25,6 +28,7 @@ import {play, soundFor} from "../lib/sound.js";
 import {renderScores} from "../lib/scores.js";
 import {GameSocket, showStatus} from "../lib/socket.js";
 import * as story from "../set/story.js";
+import {GhostLane, raceStart} from "../set/ghost.js";
 import {
   badgesOf,
   canPlay,
@@ -32,19 +36,24 @@ import {
   controlsOf,
   gameClock,
   hintNeedsAsking,
+  chooseFaceDown,
   initialState,
   isClassic,
+  isFaceDown,
+  memoryClaim,
   nextGameOffer,
   receiveError,
   receiveOutcome,
   receiveView,
   resultText,
   say,
+  shownView,
   statusOf,
   turnText,
   waitingRoom,
   withError,
   withState,
+  raceStatus,
 } from "../set/table-state.js";
 
 const cfg = JSON.parse(document.getElementById("table-config").textContent);
@@ -68,6 +77,7 @@ const el = {
   controls: $("controls"),
   turn: $("turn"),
   message: $("message"),
+  leavers: $("leavers"),
   scores: $("scores"),
   scorebar: $("scorebar"),
   deckLeft: $("deck-left-side"),
@@ -81,6 +91,12 @@ const el = {
   hintYes: $("hint-yes"),
   hintNo: $("hint-no"),
   count: $("count-btn"),
+  show: $("show-btn"),
+  pause: $("pause-btn"),
+  pausedNote: $("paused-note"),
+  shownArea: $("shown-area"),
+  shownSets: $("shown-sets"),
+  shownCount: $("shown-count"),
   countdown: $("countdown"),
   waiting: $("waiting-room"),
   waitingText: $("waiting-text"),
@@ -100,10 +116,12 @@ const el = {
   copy: $("copy-btn"),
   share: $("share-url"),
   clock: $("clock"),
+  raceStatus: $("race-status"),
   setsFound: $("sets-found"),
   soloDeck: $("deck-left"),
   chain: $("chain"),
   foundSets: $("found-sets"),
+  lastSet: $("last-set"),
   foundCount: $("found-count"),
   resultLine: $("result-line"),
   copyResult: $("copy-result-btn"),
@@ -122,6 +140,11 @@ const el = {
 function keyboardFor(layout) {
   return {codes: cfg.keys.codes, labels: cfg.keys.layouts[layout].rows, layout};
 }
+// A ghost race's lane: the recorded run's sets at their times (set/ghost.js).
+const ghostLane =
+  state.view.ghost && $("ghost-lane") ? new GhostLane($("ghost-lane"), state.view.ghost, card) : null;
+let ghostResultAsked = false;
+
 // The board's cells as last drawn, with their keys (drawing's output: what a key presses).
 let shown = [];
 
@@ -166,8 +189,19 @@ function choose(text) {
         ? "The game is over."
         : status === "waiting"
           ? "The cards are dealt when the game starts."
-          : "You are watching: join the table to play.";
+          : state.view.paused
+            ? "The game is paused."
+            : "You are watching: join the table to play.";
     update(say(state, why, "info", now));
+    return;
+  }
+  if (isFaceDown(state.view)) {
+    // Memory: turn the card up (the server tells this browser alone what it is).
+    const cell = shown.find((c) => c.card === text);
+    if (!cell) return;
+    const chosen = chooseFaceDown(state, cell.pos, now);
+    update(chosen.state);
+    if (chosen.reveal !== null) act({type: "reveal", position: chosen.reveal});
     return;
   }
   if (isClassic(state.view)) {
@@ -211,6 +245,21 @@ function onResult(message) {
   const told = receiveOutcome(state, message.outcome, {solitaire: cfg.solitaire, now: Date.now()});
   if (told.sound) play(soundFor({outcome: message.outcome}));
   update(told.state);
+  // Memory: the last card of a claim is up: claim the places.
+  const positions = memoryClaim(state);
+  if (positions) {
+    update(withState(state, {pending: positions}));
+    claimPlaces(positions);
+  }
+}
+
+function claimPlaces(positions) {
+  act({type: "claim", positions});
+  setTimeout(() => {
+    if (state.pending === positions) {
+      update(say(withState(state, {pending: null, revealed: []}), "No answer from the server for that claim; try again.", "bad", Date.now()));
+    }
+  }, 5000);
 }
 
 function onError(message) {
@@ -232,6 +281,8 @@ function onState(message) {
   const sound = soundFor({scored: got.scored, dealt: got.fresh.length});
   if (sound) play(sound);
   update(got.state, moment);
+  // Read while paused, the log's entries came without their cards: read them again.
+  if (before.paused && !state.view.paused && el.log) readStory();
   const players = (before.players || []).join(",");
   if (players !== (state.view.players || []).join(",") || (state.view.over && !before.over)) {
     refreshSeats(); // who is a computer or a guest; a rated game has rated its players by now
@@ -259,12 +310,22 @@ async function refreshSeats() {
 let cardsDrawnFrom = "";
 
 function render(s, moment = {}) {
-  const view = s.view;
+  const view = shownView(s);
   const status = statusOf(view);
   const playing = canPlay(s);
-  const selected = isClassic(view) ? s.selection.concat(s.pending || []) : [];
-  const hint = view.hint ? view.hint.card : null;
-  const from = JSON.stringify([view.board, view.chain, view.found, selected, hint, playing, s.keyboard.layout]);
+  const faceDown = isFaceDown(s.view);
+  const selected = faceDown
+    ? s.refused
+      ? []
+      : s.revealed.map((r) => r.card)
+    : isClassic(view)
+      ? s.selection.concat(s.pending || [])
+      : [];
+  // A practice hint holds one card more each press; "show me"'s newest set is marked.
+  const hint = view.hint ? (view.hint.cards ? view.hint.cards.map((c) => c.card) : view.hint.card) : null;
+  const shownSets = (view.show && view.show.sets) || [];
+  const marked = shownSets.length ? shownSets[shownSets.length - 1].map((c) => c.card) : [];
+  const from = JSON.stringify([view.board, view.chain, view.found, view.last_set, selected, hint, marked, playing, s.keyboard.layout]);
   if (from !== cardsDrawnFrom || moment.fresh || moment.taken || moment.force) {
     cardsDrawnFrom = from;
     shown = drawBoard(el.board, view, {
@@ -276,10 +337,13 @@ function render(s, moment = {}) {
       taken: moment.taken || [],
       selected,
       hint,
+      marked,
     });
     drawModeAreas(s, playing);
   }
-  el.board.hidden = status === "waiting";
+  el.board.hidden = status === "waiting" || !!view.paused;
+  if (el.pausedNote) el.pausedNote.hidden = !view.paused || status !== "active";
+  el.root.classList.toggle("is-paused", !!view.paused);
   el.root.classList.toggle("is-waiting", status === "waiting");
   el.board.classList.toggle("locked", !!view.locked_out);
   el.board.classList.toggle("waiting", !isClassic(view) && view.declare.state === "up");
@@ -289,13 +353,32 @@ function render(s, moment = {}) {
   drawControls(s);
   drawErrors(s);
   drawScores(s);
+  drawLeavers(s);
   drawResult(s);
   drawJoin(s);
   showStatus(el.connection, s.socket, {over: status === "over"});
   if (chat) chat.setWriter(!!view.seated);
   drawStory(s);
   drawMessage(s);
+  drawGhost(s);
   tick(s);
+}
+
+/** A ghost race: its sets from the deal on; at the end, who was ahead at each set (the view's,
+ * or the game's JSON when the view that ended it was drawn without it). */
+function drawGhost(s) {
+  if (!ghostLane) return;
+  const start = raceStart(s.view);
+  if (start != null) ghostLane.schedule(start, s.skew);
+  if (statusOf(s.view) !== "over" || ghostLane.finished) return;
+  if (s.view.ghost_result) {
+    ghostLane.finish(s.view.ghost_result);
+  } else if (!ghostResultAsked) {
+    ghostResultAsked = true;
+    request("GET", cfg.api_url).then((reply) => {
+      if (reply.ok) ghostLane.finish(reply.data.view.ghost_result);
+    });
+  }
 }
 
 /** The chain beside a Set-Chain board, and a puzzle's sets found. */
@@ -310,6 +393,11 @@ function drawModeAreas(s, playing) {
       selected: s.selection.concat(s.pending || []),
     });
   }
+  if (el.lastSet) {
+    // Memory: a set leaves the board face up for everyone.
+    const last = view.last_set || [];
+    el.lastSet.replaceChildren(...(last.length ? [cardRow(last, card)] : []));
+  }
   if (el.foundSets) {
     const found = view.found || [];
     el.foundSets.replaceChildren(
@@ -320,6 +408,18 @@ function drawModeAreas(s, playing) {
       }),
     );
     el.foundCount.textContent = `${found.length} of ${view.sets_total}`;
+  }
+  if (el.shownSets) {
+    const show = view.show;
+    el.shownArea.hidden = !show || !show.sets.length;
+    el.shownSets.replaceChildren(
+      ...(show ? show.sets : []).map((found) => {
+        const item = document.createElement("li");
+        item.append(cardRow(found.map((c) => c.card), card));
+        return item;
+      }),
+    );
+    if (show) el.shownCount.textContent = `${show.sets.length} of ${show.total}`;
   }
 }
 
@@ -336,6 +436,15 @@ function drawControls(s) {
     el.add.textContent = c.add.text;
   }
   if (el.hintAsk) el.hintAsk.hidden = !s.hintAsk || c.hidden;
+  if (el.show) {
+    el.show.hidden = c.show.hidden;
+    el.show.disabled = c.show.disabled;
+  }
+  if (el.pause) {
+    el.pause.hidden = c.pause.hidden;
+    el.pause.textContent = c.pause.text;
+    el.pause.setAttribute("aria-pressed", String(c.pause.pressed));
+  }
   if (el.deckLeft) el.deckLeft.textContent = String(view.deck_left);
   if (el.soloDeck) el.soloDeck.textContent = String(view.deck_left);
 }
@@ -348,6 +457,31 @@ function drawErrors(s) {
     node.hidden = !text;
   }
   if (el.joinName) el.joinName.setAttribute("aria-invalid", String(!!s.errors.join));
+}
+
+/** "End the game: X left": offered to a seated player of a rated table (classic or declare)
+ * being played once another seat's page has been closed for the table's away time (the server
+ * judges; an unrated table is refused there). */
+function drawLeavers(s, now = Date.now()) {
+  if (!el.leavers) return;
+  const view = s.view;
+  const playing = view.you && cfg.rated && statusOf(view) === "active";
+  const others = (view.players || []).filter((name) => name !== view.you);
+  const gone = playing ? presence.leavers(others, cfg.away_ms || 60000, now) : [];
+  const shown = [...el.leavers.querySelectorAll("button")].map((b) => b.dataset.seat);
+  if (JSON.stringify(shown) === JSON.stringify(gone)) return;
+  el.leavers.replaceChildren(
+    ...gone.map((name) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "end-left-btn";
+      button.dataset.seat = name;
+      button.textContent = `End the game: ${name} left`;
+      button.addEventListener("click", () => act({type: "end_left", seat: name}));
+      return button;
+    }),
+  );
+  el.leavers.hidden = gone.length === 0;
 }
 
 function drawScores(s) {
@@ -449,6 +583,7 @@ function tick(s) {
     el.gameClock.textContent = time;
     el.gameClock.parentElement.hidden = !time;
   }
+  if (el.raceStatus) el.raceStatus.textContent = raceStatus(view);
   if (el.clock) {
     el.clock.textContent = time || "0:00";
     const found = view.mode === "puzzle" ? (view.found || []).length : (view.scores || {})[view.you];
@@ -527,6 +662,7 @@ const socket = new GameSocket(cfg.ws_url, {
   presence: (message) => {
     presence.update(message.here);
     render(state);
+    drawLeavers(state);
   },
   // A new game of this table's players: a player plays again, a spectator may watch or join.
   story: (message) => {
@@ -557,7 +693,18 @@ for (const area of [el.board, el.chain]) {
   });
 }
 
+/** Pause a running practice table, or resume a paused one (its host only: the server says). */
+function togglePause() {
+  act({type: state.view.paused ? "resume" : "pause"});
+}
+
 document.addEventListener("keydown", (event) => {
+  // Ctrl+Shift+P pauses and resumes a practice table (its host; others are told why not).
+  if (event.ctrlKey && event.shiftKey && !event.altKey && event.code === "KeyP" && state.view.practice) {
+    event.preventDefault();
+    if (statusOf(state.view) === "active" && state.view.seated) togglePause();
+    return;
+  }
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
   if (target && (/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || target.isContentEditable)) {
@@ -589,6 +736,8 @@ el.hintYes?.addEventListener("click", () => {
 });
 el.hintNo?.addEventListener("click", () => update(withState(state, {hintAsk: false})));
 el.count?.addEventListener("click", () => act({type: "count"}));
+el.show?.addEventListener("click", () => act({type: "show"}));
+el.pause?.addEventListener("click", togglePause);
 el.start?.addEventListener("click", () => {
   update(withError(state, "start", ""));
   act({type: "start"}, "start");
@@ -648,6 +797,9 @@ setInterval(() => {
   if (state.message && state.message.until <= Date.now()) update(say(state, ""));
   else tick(state);
 }, 100);
+
+// A seat whose page closed is offered as left once the table's away time has passed.
+setInterval(() => drawLeavers(state), 1000);
 
 render(state);
 if (el.log) readStory();

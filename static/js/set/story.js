@@ -61,6 +61,8 @@ export function chatEntry(message) {
     points: null,
     name: message.name,
     chat: message.text,
+    // The word filter's: its writer's only, who is told so (the server's words).
+    ...(message.hidden ? {hidden: true, note: message.note || "Only you can see this."} : {}),
   };
 }
 
@@ -70,6 +72,7 @@ export function entryLine(entry, {you = null, colorBlind = false} = {}) {
   const chat = entry.type === "chat";
   const classes = ["story-entry", `story-${entry.type}`];
   if (chat) classes.push("chat-line");
+  if (chat && entry.hidden) classes.push("chat-hidden");
   if (you && entry.actor === you) classes.push("story-you");
   const line = {
     id: String(entry.id),
@@ -79,6 +82,7 @@ export function entryLine(entry, {you = null, colorBlind = false} = {}) {
     text: chat ? entry.chat : entry.text,
     cards: (entry.cards || []).map((card) => ({text: card.card, digits: card.digits})),
     why: entry.why || [],
+    note: chat && entry.hidden ? entry.note : null,
   };
   line.signature = JSON.stringify([line, colorBlind]);
   return line;
@@ -111,6 +115,12 @@ function drawLine(doc, line, {card, colorBlind}) {
   text.className = "story-text";
   text.textContent = line.text;
   item.appendChild(text);
+  if (line.note) {
+    const note = doc.createElement("span");
+    note.className = "chat-note muted small";
+    note.textContent = ` ${line.note}`;
+    item.appendChild(note);
+  }
   if (line.cards.length) {
     const row = doc.createElement("span");
     row.className = "story-cards";

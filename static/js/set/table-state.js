@@ -61,6 +61,10 @@ export function initialState(
     hintOk: false,
     next: null,
     story: null,
+    // Memory: the cards this browser turned face up ([{position, card}], in order), and
+    // whether they are a refused claim's, shown until the next click.
+    revealed: [],
+    refused: false,
   };
 }
 
@@ -89,7 +93,50 @@ export function statusOf(view) {
 }
 
 export const isClassic = (view) => view.rules !== "declare";
-export const canPlay = (state) => !!state.view.seated && statusOf(state.view) === "active";
+/** Whether the board lies face down (Memory while it is played): the server hides its cards. */
+export const isFaceDown = (view) => !!view.face_down && !view.over;
+
+/** Return the view as this browser shows it: in Memory, the cards it turned face up are
+ * drawn (selected, unless a refused claim's), the others as their backs, each named by a token
+ * of its place ("#5") that no card text can be. Any other view is returned as it is. */
+export function shownView(state) {
+  const view = state.view;
+  if (!isFaceDown(view)) return view;
+  const up = new Map(state.revealed.map((r) => [r.position, r.card]));
+  // A hint shows its player one card, where it lies: face up for them (highlighted as hinted).
+  if (view.hint && typeof view.hint.position === "number" && !up.has(view.hint.position)) {
+    up.set(view.hint.position, view.hint.card);
+  }
+  const board = view.board.map((cell) => {
+    const card = up.get(cell.position);
+    return card ? {...cell, card, face_down: false} : {...cell, card: `#${cell.position}`, face_down: true};
+  });
+  return {...view, board};
+}
+
+/** Memory: a click on the board place `position`: return {state, reveal} where `reveal` is the
+ * place to ask the server to turn up (or null). A card turned up cannot be turned down; after a
+ * refused claim, the click hides the three and starts anew with the clicked place. */
+export function chooseFaceDown(state, position, now = 0) {
+  if (state.pending) return {state, reveal: null};
+  let next = state;
+  if (state.refused) next = {...state, revealed: [], refused: false, message: null};
+  if (next.revealed.some((r) => r.position === position)) return {state: next, reveal: null};
+  if (next.revealed.length >= (next.view.claim_size || 3)) return {state: next, reveal: null};
+  return {state: next, reveal: position};
+}
+
+/** Memory: the places to claim once this browser has turned up a whole claim's cards (and no
+ * claim is on its way), else null. */
+export function memoryClaim(state) {
+  const size = state.view.claim_size || 3;
+  if (!isFaceDown(state.view) || state.pending || state.refused || state.revealed.length !== size) {
+    return null;
+  }
+  return state.revealed.map((r) => r.position);
+}
+export const canPlay = (state) =>
+  !!state.view.seated && statusOf(state.view) === "active" && !state.view.paused;
 
 /** Return the card texts of a view's board, in any rule set's shape. */
 export function boardCards(view) {
@@ -136,6 +183,11 @@ export function receiveView(state, view, now = 0) {
     const onTable = new Set([...current, ...(view.chain || []).map((c) => c.card)]);
     next.selection = state.selection.filter((text) => onTable.has(text));
   }
+  // Memory: any claim by anyone turns every browser's cards face down again.
+  if (state.revealed.length && (scored || view.over || (view.board || []).length !== (before.board || []).length)) {
+    next.revealed = [];
+    next.refused = false;
+  }
   if (view.over && !before.over) next = say(next, "", "", now);
   if (view.seated && !before.seated) next = withError(next, "join", "");
   return {state: next, fresh, taken, news, scored};
@@ -171,6 +223,10 @@ export function receiveOutcome(state, outcome, {solitaire = false, now = 0} = {}
   switch (o.action) {
     case "claim":
       next = {...next, pending: null};
+      // Memory: a set scored leaves the board (its places take new cards face down), whether
+      // this result comes before the state that says so or after: its places are not claimed
+      // again.
+      if (o.claim === "set" && isFaceDown(view)) next = {...next, revealed: [], refused: false};
       if (o.claim === "set") {
         const score = solitaire ? "" : `You have ${plural(o.score, words.one, words.many)}.`;
         next = say(next, `${capital(words.one)}! ${score}${o.hinted ? " (hinted)" : ""}`, "good", now);
@@ -212,8 +268,39 @@ export function receiveOutcome(state, outcome, {solitaire = false, now = 0} = {}
       break;
     case "hint":
       next = {...next, hintAsk: false};
-      if (o.hint) next = say(next, `One card of ${words.a} is highlighted.`, "info", now);
+      if (view.practice) {
+        // A practice hint shows one card more each press: the outcome holds them all.
+        next = {...next, view: {...next.view, hint: o.hint || null}};
+        const lit = o.hint ? o.hint.cards.length : 0;
+        const size = view.claim_size || 3;
+        const text = !o.hint
+          ? o.message || `There is no ${words.one} on the board.`
+          : lit >= size
+            ? `All ${words.cards} cards of ${words.a} are highlighted.`
+            : `${lit} of the ${words.cards} cards of ${words.a} ${lit === 1 ? "is" : "are"} highlighted: press Hint for one more.`;
+        next = say(next, text, "info", now);
+      } else if (o.hint) next = say(next, `One card of ${words.a} is highlighted.`, "info", now);
       else next = say(next, o.message || "There is no set on the board.", "info", now);
+      break;
+    case "reveal":
+      if (o.card && !next.revealed.some((r) => r.position === o.position)) {
+        next = {...next, revealed: [...next.revealed, {position: o.position, card: o.card}]};
+      }
+      break;
+    case "show":
+      next = {...next, view: {...next.view, show: o.show || null}};
+      next = say(
+        next,
+        o.show
+          ? `${capital(words.one)} ${o.show.sets.length} of ${o.show.total} is marked on the board.`
+          : o.message || `There is no ${words.one} on the board.`,
+        "info",
+        now,
+      );
+      break;
+    case "pause":
+    case "resume":
+      next = say(next, o.paused ? "The game is paused." : "The game goes on.", "info", now);
       break;
     case "count": {
       next = say(next, countText(o.count, view), "info", now);
@@ -237,7 +324,7 @@ function whyOf(outcome) {
 /** Return what "How many sets?" answers, in the table's words. */
 export function countText(count, view) {
   const words = wordsOf(view);
-  const where = view.mode === "puzzle" ? "still to find" : "on the board";
+  const where = view.found ? "still to find" : "on the board"; // a puzzle (of any kind) lists its found
   if (count === 0) return `There is no ${words.one} ${where}.`;
   if (count === 1) return `There is 1 ${words.one} ${where}.`;
   return `There are ${count} ${words.many} ${where}.`;
@@ -251,6 +338,8 @@ export function countText(count, view) {
 export function receiveError(state, detail, control = "", now = 0) {
   const text = detail || "That did not work.";
   let next = state.pending ? {...state, pending: null, selection: []} : state;
+  // Memory: a refused claim's cards stay face up until the next click.
+  if (state.pending && isFaceDown(state.view) && state.revealed.length) next = {...next, refused: true};
   if (control && control !== "board") return withError(next, control, text);
   next = say(next, text, "bad", now);
   return next;
@@ -265,6 +354,11 @@ export function turnText(state) {
   if (status === "waiting") {
     // The waiting room says the rest.
     return view.seated ? "" : "You are watching: the game has not started yet.";
+  }
+  if (view.paused) {
+    return view.may_pause
+      ? "The game is paused: the cards are hidden and the clock has stopped. Resume (Ctrl+Shift+P) to go on."
+      : "The game is paused: the cards are hidden and the clock has stopped until the host resumes it.";
   }
   if (!view.seated) return "You are watching this table.";
   if (isClassic(view)) {
@@ -281,17 +375,9 @@ export function turnText(state) {
 }
 
 function lookFor(view, words) {
-  if (view.mode === "ultra") {
-    return `Find ${words.a}: select ${words.cards} cards, two pairs that need the same third card.`;
-  }
-  if (view.mode === "chain" && (view.chain || []).length) {
-    return "Find a set through the chain: one card of the chain and two from the board.";
-  }
-  if (view.mode === "puzzle") {
-    const left = view.sets_total - (view.found || []).length;
-    return `Find the sets: ${plural(left, "set", "sets")} still to find.`;
-  }
-  return "Find a set: select three cards.";
+  // A table played in another mode: the server words what to look for (its mode table).
+  if (view.prompt) return view.prompt;
+  return `Find ${words.a}: select ${words.cards} cards.`;
 }
 
 /** Return the badges of a player's row: you, computer, guest, declaring, voted, locked out, and
@@ -326,6 +412,11 @@ export function gameClock(state, now, started = null) {
   const view = state.view;
   const status = statusOf(view);
   if (status === "waiting") return "";
+  if (view.practice && typeof view.elapsed_ms === "number") {
+    // A practice table's time leaves its pauses out: the server's count, run on while running.
+    if (view.paused || status === "over" || typeof view.now !== "number") return clock(view.elapsed_ms);
+    return clock(view.elapsed_ms + Math.max(0, serverNow(state, now) - view.now));
+  }
   const from = view.started_at ?? started;
   if (from === null || from === undefined) return "";
   let end = view.ended_at ?? (view.result && view.result.ended_ms);
@@ -363,6 +454,13 @@ export function controlsOf(state) {
     hidden: status !== "active" || !view.seated, // a spectator has no buttons to press
     hint: {disabled: !playing},
     count: {disabled: !playing},
+    // A practice table's "show me", and its pause for its host.
+    show: {hidden: !view.practice, disabled: !playing},
+    pause: {
+      hidden: !view.practice || !view.may_pause,
+      text: view.paused ? "Resume" : "Pause",
+      pressed: !!view.paused,
+    },
     clear: {disabled: !playing || !state.selection.length},
     declare: {disabled: !playing || (view.declare && view.declare.state === "my")},
     add: {
@@ -402,6 +500,7 @@ export function resultText(state, {solitaire = false, started = 0, origin = "", 
       `${(result.hinted || {})[who] ? " (hinted)" : ""} ${origin}${day ? "/puzzle/" : ""}`;
     return {text, share};
   }
+  if (view.race) return raceResultText(view, origin);
   if (solitaire) {
     const who = view.you || Object.keys(scores)[0];
     const found = scores[who] || 0;
@@ -441,5 +540,50 @@ export function nextGameOffer(state) {
     text: `${by ? `${by} started` : "The players started"} a new game of this table.`,
     watch: next.url,
     join: joinUrl,
+  };
+}
+
+/** Return a race's time as people read it: seconds to the hundredth, with minutes past one. */
+export function raceTime(ms) {
+  const hundredths = Math.max(0, Math.round(ms / 10));
+  const minutes = Math.floor(hundredths / 6000);
+  const seconds = ((hundredths % 6000) / 100).toFixed(2);
+  return minutes ? `${minutes}:${seconds.padStart(5, "0")}` : `${seconds} s`;
+}
+
+/** Return what the head of a race's table shows: "Set-10 race: 3 of 10". */
+export function raceStatus(view) {
+  const race = view.race;
+  if (!race) return "";
+  return `Set-${race.target} race: ${race.found} of ${race.target}`;
+}
+
+/** A finished race's result in words: {text, share} (the winner by most sets, a tie going to
+ * the earlier last set; the time from the deal to the N-th set). */
+function raceResultText(view, origin) {
+  const race = view.race;
+  const result = race.result || {};
+  const names = Object.keys(race.players || {});
+  if (!result.finished) {
+    return {text: `The cards ran out of sets after ${plural(race.found, "set", "sets")}: the race is unfinished.`, share: ""};
+  }
+  const time = raceTime(result.ms);
+  if (names.length <= 1) {
+    const who = view.you || names[0] || "Nobody";
+    return {
+      text: `${view.you ? "You" : who} found ${race.target} sets in ${time}.`,
+      share: `Set-${race.target} race: ${race.target} sets in ${time} ${origin}/races/`,
+    };
+  }
+  const order = result.order || names;
+  const parts = order.map((name) => {
+    const player = race.players[name] || {sets: 0, last_ms: null};
+    return `${name} ${player.sets}${player.last_ms === null ? "" : ` (last at ${raceTime(player.last_ms)})`}`;
+  });
+  const winner = result.winner;
+  const head = winner === view.you ? "You won the race!" : `${winner} won the race.`;
+  return {
+    text: `${head} ${race.target} sets in ${time}. Sets: ${parts.join(", ")}.`,
+    share: "",
   };
 }

@@ -46,7 +46,9 @@ export function moveSentence(view, text) {
 /** Return "Winner: ann." or "Winners: ann, bo." for a finished view. */
 export function winnersText(view) {
   const winners = view.winner_names || [];
-  return `${winners.length > 1 ? "Winners" : "Winner"}: ${winners.join(", ")}.`;
+  const left = (view.left || []).filter(Boolean);
+  const gone = left.length ? ` ${left.join(", ")} left the game.` : "";
+  return `${winners.length > 1 ? "Winners" : "Winner"}: ${winners.join(", ")}.${gone}`;
 }
 
 /** Return the line above the board: whose turn it is and what they may do. */

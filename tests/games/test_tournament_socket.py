@@ -1,0 +1,142 @@
+"""The tournament page's socket (/ws/tournaments/<id>/) after a change: every socket of a page
+gets the new standings, read once for all the sockets of the process (bench/bench_arena.py's
+400 watchers each read the whole standings again after every game's end, and the frames came
+seconds late)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from config.asgi import application
+from games import arena, tournament_consumer, tournament_reads, tournaments
+from games.models import BotAccount, TournamentPlayer
+from tests.games.conftest import SAME_ORIGIN
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@sync_to_async
+def an_arena():
+    made = tournaments.tournament_create(
+        user=None,
+        kind="set",
+        options={"mode": "set-classic"},
+        starts_at=timezone.now(),
+        minutes=10,
+        open_to_bots=True,
+    )
+    return tournaments.tick(made)
+
+
+@sync_to_async
+def players_score(tournament, points: dict[str, float]) -> None:
+    for name, scored in points.items():
+        user = get_user_model().objects.create_user(name)
+        BotAccount.objects.create(user=user)
+        TournamentPlayer.objects.create(tournament=tournament, user=user, points=scored, games=1)
+
+
+def test_the_sockets_share_one_read_of_the_standings_after_a_change(monkeypatch):
+    async_to_sync(_share_one_read)(monkeypatch)
+
+
+async def _share_one_read(monkeypatch):
+    tournament = await an_arena()
+    await players_score(tournament, {f"p{n:02d}": 20 - n for n in range(20)})
+    sockets = []
+    for page in (1, 1, 2):
+        socket = WebsocketCommunicator(
+            application, f"/ws/tournaments/{tournament.pk}/", headers=SAME_ORIGIN
+        )
+        assert (await socket.connect())[0]
+        first = await socket.receive_json_from(timeout=5)
+        assert first["tournament"]["players"] == 20
+        if page == 2:
+            await socket.send_json_to({"type": "page", "page": 2})
+            assert (await socket.receive_json_from(timeout=5))["tournament"]["page"] == 1
+        sockets.append(socket)
+    reads = []
+    ranked_now = tournament_reads.ranked_now
+    monkeypatch.setattr(
+        tournament_reads, "ranked_now", lambda *a, **kw: reads.append(1) or ranked_now(*a, **kw)
+    )
+    await players_score(tournament, {"ann": 30.0})  # first: p19 goes to the second page
+    await get_channel_layer().group_send(
+        arena.group_name(tournament.pk), arena.changed(tournament.pk)
+    )
+    frames = [(await socket.receive_json_from(timeout=5))["tournament"] for socket in sockets]
+    assert [f["page"] for f in frames] == [1, 1, 2]
+    for frame in frames[:2]:
+        first = frame["standings"][0]
+        assert (first["name"], first["points"], first["games"]) == ("ann", 30.0, 1)
+        assert frame["me"] is None
+    assert [p["name"] for p in frames[2]["standings"]] == ["p19"]
+    assert len(reads) == 1
+    for socket in sockets:
+        await socket.disconnect()
+
+
+def test_a_change_reaches_the_sockets_while_djangos_thread_is_busy():
+    # Channels' own dispatch first hops to Django's one thread for every message (to close
+    # that thread's old connections): 400 watchers of an arena queued there behind each other
+    # and behind every request Django's thread served. These sockets never use it.
+    async_to_sync(_while_busy)()
+
+
+async def _while_busy():
+    tournament = await an_arena()
+    await players_score(tournament, {"ann": 1.0})
+    socket = WebsocketCommunicator(
+        application, f"/ws/tournaments/{tournament.pk}/", headers=SAME_ORIGIN
+    )
+    assert (await socket.connect())[0]
+    await socket.receive_json_from(timeout=5)
+    await players_score(tournament, {"bob": 2.0})
+    release = threading.Event()
+    busy = asyncio.ensure_future(sync_to_async(release.wait)())  # Django's thread, held
+    try:
+        await get_channel_layer().group_send(
+            arena.group_name(tournament.pk),
+            {"type": "tournament.changed", "tournament": tournament.pk},
+        )
+        frame = (await socket.receive_json_from(timeout=3))["tournament"]
+        assert [p["name"] for p in frame["standings"]] == ["bob", "ann"]
+    finally:
+        release.set()
+        await busy
+    await socket.disconnect()
+
+
+def test_a_change_is_sent_at_once_and_the_next_ones_share_a_frame_a_moment_later(monkeypatch):
+    monkeypatch.setattr(tournament_consumer, "SEND_EVERY_S", 3.0)
+    async_to_sync(_at_once_then_shared)()
+
+
+async def _at_once_then_shared():
+    tournament = await an_arena()
+    socket = WebsocketCommunicator(
+        application, f"/ws/tournaments/{tournament.pk}/", headers=SAME_ORIGIN
+    )
+    assert (await socket.connect())[0]
+    await socket.receive_json_from(timeout=5)
+    layer, group = get_channel_layer(), arena.group_name(tournament.pk)
+    await players_score(tournament, {"ann": 1.0})
+    await layer.group_send(group, arena.changed(tournament.pk))
+    frame = (await socket.receive_json_from(timeout=2))["tournament"]  # not 3 s later
+    assert [p["name"] for p in frame["standings"]] == ["ann"]
+    for name in ("bob", "cy"):
+        await players_score(tournament, {name: 2.0})
+        await layer.group_send(group, arena.changed(tournament.pk))
+    assert await socket.receive_nothing(timeout=1)
+    frame = (await socket.receive_json_from(timeout=5))["tournament"]  # both, in one frame
+    assert {p["name"] for p in frame["standings"]} == {"ann", "bob", "cy"}
+    assert await socket.receive_nothing(timeout=0.5)
+    await socket.disconnect()
