@@ -107,7 +107,8 @@ def test_a_memory_table_turns_cards_up_for_its_player_alone(browser, server):
         only, before the card dealt in its place comes face down)."""
         page.click(f'#board .card[data-index="{p}"]')
         seen = page.wait_for_function(
-            "([i, before]) => { const c = document.querySelector(`#board .card[data-index='${i}']`); "
+            "([i, before]) => { "
+            "const c = document.querySelector(`#board .card[data-index='${i}']`); "
             "if (c && !c.classList.contains('face-down')) return {card: c.dataset.card}; "
             "return before !== null && document.querySelector('#scores').innerText !== before"
             " && {card: null}; }",
