@@ -56,8 +56,10 @@ print(seats[0].name)
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """A server of this module's own, its tournament minutes 3 s long (10 minutes: 30 s)."""
-    running = Server(tmp_path_factory.mktemp("arena"), ARENA_MINUTE_S="3").start()
+    """A server of this module's own, its tournament minutes 6 s long (10 minutes: 60 s: the
+    logins, the pairing's wait limit of 10 s, a game played by a shell and the checks fit in it
+    on a busy machine)."""
+    running = Server(tmp_path_factory.mktemp("arena"), ARENA_MINUTE_S="6").start()
     yield running
     running.stop()
 
@@ -102,7 +104,12 @@ def test_two_people_join_an_arena_see_the_standings_live_and_the_podium(browser,
         shot(bob, "arena-playing-phone")
         winner = server.shell(PLAY.format(tid=tid, url=server.url)).splitlines()[-1]
         loser = "bob" if winner == "ann" else "ann"
-        # The standings change on both pages without a reload: the winner has 1 point.
+        # The standings change on both pages without a reload: the winner has 1 point. ann
+        # pauses as soon as she sees it (the two are not seated together again: the pool seats
+        # two after its wait limit of 10 s).
+        ann.wait_for_selector(f"#standings tr[data-player={winner}] td.arena-points:text-is('1')")
+        ann.click("#pause")
+        ann.wait_for_selector("#join:has-text('Come back')")
         for page in (ann, bob):
             page.wait_for_selector(
                 f"#standings tr[data-player={winner}] td.arena-points:text-is('1')"
@@ -113,11 +120,9 @@ def test_two_people_join_an_arena_see_the_standings_live_and_the_podium(browser,
         ann.click(f"#standings tr[data-player={winner}] .player-name")
         ann.wait_for_selector("#player-games-list li:has-text('place 1')")
         shot(ann, "arena-standings-desktop")
-        # ann pauses (bob is not seated with her again), then the arena ends: the podium.
-        ann.click("#pause")
-        ann.wait_for_selector("#join:has-text('Come back')")
+        # The arena ends: the podium.
         for page in (ann, bob):
-            page.wait_for_selector("#countdown:has-text('Finished')", timeout=45_000)
+            page.wait_for_selector("#countdown:has-text('Finished')", timeout=75_000)
             page.wait_for_selector("#podium:not([hidden]) .step-1", timeout=15_000)
             assert page.locator("#podium .step-1 .podium-name").inner_text() == winner
         assert ann.locator("#join").count() == 0  # finished: nothing to join

@@ -6,6 +6,9 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
+
+from tests.conftest import Server
 from tests.e2e.conftest import ARTIFACTS, E2E, PHONE
 from tests.e2e.test_rated_game import sign_up
 from tests.e2e.test_set_pages import Person
@@ -14,6 +17,16 @@ pytestmark = E2E
 
 POOL = "set:set-classic"
 LAPTOP = {"width": 1280, "height": 800}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A server of this module's own whose Play now waits two minutes for a table of four: the
+    first three presses (each waiting for the counts pushed to everyone) never outlast it on a
+    busy machine, so the four sit together when the fourth presses."""
+    running = Server(tmp_path_factory.mktemp("play-now"), POOL_WAIT_LIMIT_S="120").start()
+    yield running
+    running.stop()
 
 
 def name_guest(person: Person, name: str):
@@ -34,7 +47,6 @@ def test_four_people_press_play_now_and_sit_at_one_table(browser, server):
         for page in pages:
             page.wait_for_selector("#pool-play")
             page.wait_for_load_state("networkidle")  # its lobby socket is open
-        started = time.monotonic()
         for n, page in enumerate(pages[:3]):
             page.select_option("#pool-mode", POOL)
             page.click("#pool-play")
@@ -47,6 +59,7 @@ def test_four_people_press_play_now_and_sit_at_one_table(browser, server):
         pages[0].screenshot(path=str(ARTIFACTS / "play-now-waiting.png"))
         pages[3].screenshot(path=str(ARTIFACTS / "play-now-counts.png"))
         pages[3].select_option("#pool-mode", POOL)
+        started = time.monotonic()
         pages[3].click("#pool-play")
         for page in pages:
             page.wait_for_url(re.compile(r"/play/\d+/"))
@@ -57,7 +70,7 @@ def test_four_people_press_play_now_and_sit_at_one_table(browser, server):
             page.wait_for_selector(f"#scores li[data-player={name}] .badge-you")
             for other in names:
                 page.wait_for_selector(f"#scores li[data-player={other}]")
-        assert seconds < 20, seconds
+        assert seconds < 15, seconds  # from the fourth press: seated together within seconds
         assert not any(p.errors for p in people), [p.errors for p in people]
     finally:
         for person in people:

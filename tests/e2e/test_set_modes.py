@@ -63,6 +63,8 @@ def test_an_ultraset_table_is_played_to_its_end_with_four_cards_a_claim(browser,
     page.wait_for_selector("#turn:has-text('(3 of 4 selected)')")
     ulla.click_cards(first[3:])
     page.wait_for_selector("#message:has-text('Ultra!')")
+    # The move's result (the message) comes a frame before its state (the scores, the board).
+    page.wait_for_selector("#scores li[data-player=ulla] .score-value:text-is('1')")
     play_until_over(ulla, lambda: ulla.click_cards(an_ultra(ulla.cards(), 3)))
     assert re.search(r"Scores: ulla \d+\.", page.inner_text("#result-text")) or "won" in (
         page.inner_text("#result-text")

@@ -234,7 +234,7 @@ def test_a_wrong_claim_says_so_and_locks_the_player_out(duo):
     bob.click_cards(not_a_set(bob.cards()))
     bob.page.wait_for_selector("#message:has-text('Not a set')")
     assert "locked out" in bob.page.inner_text("#message")
-    assert "locked out" in bob.page.inner_text("#turn")
+    bob.page.wait_for_selector("#turn:has-text('locked out')")  # the state, a frame later
     ada.page.wait_for_selector("#scores li[data-player=bob] .badge-locked")
     # The other player reads it too, not only as a badge.
     ada.page.wait_for_selector(
@@ -423,7 +423,8 @@ def test_declare_rules_count_down_and_score_a_set(browser, server):
     dora.shot("table-declare-countdown")
     dora.click_cards(triple[1:])
     page.wait_for_selector("#message:has-text('Set! +10')")
-    assert page.inner_text("#scores li[data-player=dora] .score-value") == "10"
+    # The move's result (the message) comes a frame before its state (the scores).
+    page.wait_for_selector("#scores li[data-player=dora] .score-value:text-is('10')")
     page.click("#count-btn")
     page.wait_for_selector("#message:has-text('on the board')")
     if not has_set(dora.cards()):
@@ -541,8 +542,10 @@ def test_sounds_for_sets_and_wrong_claims_a_remembered_mute_and_cards_leaving_in
     taken = a_set(sol.cards())
     sol.click_cards(taken)
     # The cards taken leave from where they were, drawn once more over the cards dealt there.
-    page.wait_for_selector("#board .card.taken", state="attached", timeout=2000)
-    leaving = page.eval_on_selector_all("#board .card.taken", "gs => gs.length")
+    # (Seen and counted in one call: they are gone half a second later.)
+    leaving = page.wait_for_function(
+        "() => document.querySelectorAll('#board .card.taken').length"
+    ).json_value()
     assert 1 <= leaving <= 3
     page.wait_for_selector("#sets-found:text-is('1')")
     # The set rises (660 then 880 Hz).
