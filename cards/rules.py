@@ -311,6 +311,11 @@ class SetTable:
             return "over"
         return "active" if typed.players and not typed.waiting else "waiting"
 
+    def started(self, state: dict) -> bool:
+        """Whether the table has begun for its players: its countdown to the deal runs, or it
+        is dealt (see games.rules)."""
+        return table_state(state).starts_ms is not None or self.status(state) != "waiting"
+
     def scores(self, state: dict) -> dict[str, int]:
         return table_state(state).scores.copy()  # a read-only view's copy: a dict
 

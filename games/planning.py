@@ -114,6 +114,7 @@ class NewGame:
     rated: bool = False
     link_key: str = ""  # a private game's key (games.models.Game.link_key)
     maker: str = ""  # who made it (games.models.Game.maker)
+    seats: list[NewSeat] = field(default_factory=list)  # a table made seated (their moves too)
 
 
 # -- planning: the rules only, no database --------------------------------------------------------
@@ -130,6 +131,14 @@ def _rule_error(exc: Exception) -> GameError:
         return exc
     status = REFUSALS.get(getattr(exc, "refusal", None))
     return RuleError(str(exc), getattr(exc, "code", "invalid"), http_status=status)
+
+
+def has_started(kind: str, state: dict) -> bool:
+    """Whether a game has begun for its players (its accounts hear ``gameStart``): its kind's
+    `started` (a Set table's countdown runs), else it is no longer waiting."""
+    rules = get_rules(kind)
+    started = getattr(rules, "started", None)
+    return started(state) if started is not None else rules.status(state) != Game.Status.WAITING
 
 
 def after(head: TableHead, change: Change) -> TableHead:

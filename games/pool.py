@@ -22,7 +22,6 @@ time (no polling); and, after a restart, the first pool request the process serv
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
 import functools
 import logging
@@ -448,37 +447,36 @@ class Refused(Exception):
 
 
 def _seat(table: list[PoolEntry], now: int) -> SeatedTable:
-    """Make the table of these entries through the one write path and mark them seated."""
+    """Make the table of these entries through the one write path (made seated and started in
+    one write: services.create_seated) and mark them seated."""
     first = table[0]
     options = dict(first.options)
     if "players" in options:  # a kind whose table is made for its number of players
         options["players"] = len(table)
-    head, _created, _options = services.run(
-        services.create(kind=first.kind, options=options, rated=first.rated, now=now)
-    )
-    seats = []
-    after = head
-    for entry in table:
+    for entry in table:  # what a join would refuse them, asked before the table is planned
         try:
-            written = services.run(
-                services.join(
-                    game_id=head.pk,
-                    name=entry.player.name,
-                    player_id=entry.player_id,
-                    reached=True,
-                    credential=entry.credential,
-                    now=now,
-                )
-            )
+            moderation.check_ban(entry.player_id)
+            if first.rated:
+                manners.check_rated_wait(entry.user_id)
         except GameError as error:
             raise Refused(entry, error) from error
-        seats.append(services.seat_ref(head.pk, written.change.new_seat))
-        after = written.after
-    if after.status == Game.Status.WAITING and seats:
-        start = services.move(game_id=head.pk, seat=seats[0], action={"type": "start"}, now=now)
-        # A kind that starts as its seats fill has no start to send.
-        with contextlib.suppress(GameError):
-            after = services.run(start).game
+    players = [
+        services.Sitter(entry.player_id, entry.player.name, entry.user_id, entry.credential)
+        for entry in table
+    ]
+    try:
+        head = services.run(
+            services.create_seated(
+                kind=first.kind,
+                options=options,
+                players=players,
+                rated=first.rated,
+                now=now,
+                more={"pool": first.pool},
+            )
+        )
+    except services.Unseated as unseated:
+        raise Refused(table[unseated.number], unseated.error) from unseated
     marked = PoolEntry.objects.filter(pk__in=[e.pk for e in table], status=WAITING).update(
         status=SEATED, game_id=head.pk, ended=timezone.now()
     )
@@ -486,18 +484,20 @@ def _seat(table: list[PoolEntry], now: int) -> SeatedTable:
         raise Conflict("A player of this table was seated already.")
     for entry in table:
         entry.status, entry.game_id = SEATED, head.pk
-    return SeatedTable(after, tuple(table))
+    return SeatedTable(head, tuple(table))
 
 
 def _tell_seated(pool: str, made: list[SeatedTable]) -> None:
-    """After the commit: each seated player hears gameStart; the lobby, the pools' counts."""
+    """After the commit: each seated guest hears gameStart (an account hears it from the
+    table's start, saying its pool: services.create_seated); the lobby, the pools' counts."""
     for seated in made:
         game = seated.game
         event = services.game_event(
             "gameStart", game.pk, kind_of_game=game.kind, link_key=game.link_key, pool=pool
         )
         for entry in seated.entries:
-            tell(entry, event)
+            if entry.user_id is None:
+                tell(entry, event)
     tell_counts()
 
 

@@ -56,7 +56,10 @@ A kind may also have (the platform asks with ``getattr``):
   refused (409), its log and export withhold those fields from everyone and its story the
   cards of every entry (games.selectors.card_hiding);
 - ``private_refusal(options) -> str | None``: why a game of these options cannot be created
-  open (a 400 with that sentence), or None.
+  open (a 400 with that sentence), or None;
+- ``started(state) -> bool``: whether the game has begun for its players while its status is
+  still "waiting" (a Set table's countdown to its deal): its accounts hear ``gameStart`` then,
+  once (games.planning.has_started). Without it, a game begins when it is no longer waiting.
 
 States are plain JSON-able data and the functions never mutate their input, so a rejected action
 leaves the game as it was.

@@ -73,6 +73,7 @@ from games.planning import (
     _rule_error,
     after,
     change_of,
+    has_started,
     plan_create,
     plan_due,
     plan_join,
@@ -228,8 +229,13 @@ def commit(game_id: int, plan: Plan, *, seats: bool = False, now: int | None = N
         yield store.Announce((new_head, change_message(head, change) if published else None))
         if change.new_seat is not None or change.ended:  # a seat taken, a game over
             yield store.Announce(LOBBY_NEWS)
-        if change.status != head.status and change.status in (Game.Status.ACTIVE, OVER):
-            # The game started or finished: its accounts' event streams hear it.
+        if change.ended or (
+            head.status == Game.Status.WAITING
+            and not has_started(head.kind, head.state)
+            and has_started(head.kind, change.state)
+        ):
+            # The game began (a Set table's countdown) or finished: its accounts' event
+            # streams hear it, once each.
             yield store.Announce(AccountNews(game_id, head.kind, change.status, head.link_key))
         # Counted and logged once the transaction has committed (`announce`).
         seconds = time.perf_counter() - started
@@ -290,12 +296,15 @@ _LAST_HEARD_SIZE = 50_000
 @dataclass(frozen=True)
 class AccountNews:
     """A game that started or finished: the event streams of its seated accounts are told
-    (``gameStart``, ``gameFinish``) once it has committed."""
+    (``gameStart``, ``gameFinish``) once it has committed. `user_ids`: those accounts, when
+    the job knows them (else read); `more`: what else the event's game says, as pairs."""
 
     game_id: int
     kind: str
     status: str
     link_key: str = ""
+    user_ids: tuple[int, ...] | None = None
+    more: tuple[tuple[str, Any], ...] = ()
 
 
 def game_event(kind: str, game_id: int, *, kind_of_game: str, link_key: str = "", **more) -> dict:
@@ -308,13 +317,17 @@ def game_event(kind: str, game_id: int, *, kind_of_game: str, link_key: str = ""
 def tell_seated_accounts(news: AccountNews) -> None:
     """Tell each account seated at the game that it started or finished (one query: only at a
     game's start and end). On Django's thread."""
-    user_ids = set(
-        Seat.objects.filter(game_id=news.game_id, player__user__isnull=False).values_list(
-            "player__user_id", flat=True
+    user_ids = news.user_ids
+    if user_ids is None:
+        user_ids = set(
+            Seat.objects.filter(game_id=news.game_id, player__user__isnull=False).values_list(
+                "player__user_id", flat=True
+            )
         )
-    )
     kind = "gameFinish" if news.status == OVER else "gameStart"
-    event = game_event(kind, news.game_id, kind_of_game=news.kind, link_key=news.link_key)
+    event = game_event(
+        kind, news.game_id, kind_of_game=news.kind, link_key=news.link_key, **dict(news.more)
+    )
     for user_id in user_ids:
         realtime.publish_account(user_id, event)
 
@@ -324,6 +337,9 @@ _account_tasks: set = set()
 
 def _announce_to_accounts(news: AccountNews) -> None:
     """`tell_seated_accounts`, read on a game-database thread when called on the event loop."""
+    if news.user_ids is not None:  # nothing to read
+        tell_seated_accounts(news)
+        return
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
@@ -579,6 +595,116 @@ def planned_create(
         raise RuleError(f"{refused} Create it unrated, or change the options.", "not_rated")
     game.rated = rated
     return game
+
+
+@dataclass(frozen=True)
+class Sitter:
+    """A player a table is made for (`create_seated`): their player row, the name they sit
+    under, their account (None: a guest), and what their seat's token is handed to."""
+
+    player_id: int
+    name: str
+    user_id: int | None = None
+    credential: str = ""
+
+
+class Unseated(GameError):
+    """A player `create_seated` could not seat (`number`, in the order given): nothing was
+    written; `error` says why, as a join would have."""
+
+    def __init__(self, number: int, error: GameError):
+        super().__init__(error.message, http_status=error.http_status)
+        self.number = number
+        self.error = error
+
+
+def create_seated(
+    *,
+    kind: str,
+    options: dict | None,
+    players: list[Sitter],
+    rated: bool = False,
+    now: int | None = None,
+    more: dict | None = None,
+) -> Work:
+    """Make a private table for `players`, seat them in their order and start it: planned as
+    a create, their joins and the first one's start would be, and written at once (the game,
+    its seats and those moves in one insert: one write instead of one per seat). `run` it for
+    the new game's head. Each account seated hears ``gameStart`` (its game saying `more` too:
+    games.pool names the pool that seated them). A player who cannot sit there raises Unseated
+    (a guest at a rated table, an account twice, a name taken); nothing is written. Their bans
+    and waits are their caller's to check (the pool checks them as they enter it)."""
+    now = now_ms() if now is None else now
+
+    def job():
+        game = planned_create(kind=kind, options=options, now=now, rated=rated)
+        game.link_key = new_link_key()
+        head = TableHead(
+            0,
+            kind,
+            False,
+            game.status,
+            0,
+            game.deadline_ms,
+            game.state,
+            link_key=game.link_key,
+            rated=rated,
+        )
+        seats: list[store.SeatRow] = []
+        users: list[int] = []
+        for number, player in enumerate(players):
+            try:
+                refused = (
+                    ratings.seat_refusal(
+                        user_id=player.user_id, is_computer=False, seated_users=users
+                    )
+                    if rated
+                    else None
+                )
+                if refused is not None:
+                    raise Forbidden(refused)
+                change = plan_join(
+                    head, seats, name=player.name, now=now, player_id=player.player_id, rated=rated
+                )
+            except GameError as error:
+                raise Unseated(number, error) from error
+            new = change.new_seat
+            new.credential = player.credential
+            game.seats.append(new)
+            game.steps += change.steps
+            head = after(head, change)
+            seats.append(
+                store.SeatRow(None, new.number, new.name, 0, False, False, {}, bool(player.user_id))
+            )
+            if player.user_id is not None:
+                users.append(player.user_id)
+        if head.status == Game.Status.WAITING and game.seats:
+            first = game.seats[0]
+            # A kind that starts as its seats fill has no start to send.
+            with contextlib.suppress(GameError):
+                change, _ = plan_move(
+                    head, seats, seat=first, name=first.name, action={"type": "start"}, now=now
+                )
+                if change is not None:
+                    game.steps += change.steps
+                    head = after(head, change)
+        game.state, game.status, game.deadline_ms = head.state, head.status, head.deadline_ms
+        made, _created, _options = yield from insert(game)
+        if not has_started(kind, made.state):
+            return made
+        yield store.Announce(
+            AccountNews(
+                made.pk,
+                kind,
+                made.status,
+                made.link_key,
+                user_ids=tuple(users),
+                more=tuple((more or {}).items()),
+            )
+        )
+        return made
+
+    return Work(job())
 
 
 def create_played(game: NewGame) -> Work:

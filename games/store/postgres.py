@@ -56,6 +56,7 @@ from games.store.statements import (
     _arena_streaks,
     _change_statement,
     _pg_insert,
+    _pg_inserted,
     _rating_changes,
     _rating_rows,
     _ratings_read,
@@ -158,7 +159,7 @@ class PostgresOps:
         return _pg_written(op.change, self._one(sql, params), now)
 
     def insert_game(self, op: InsertGame):
-        return tuple(self._one(*_pg_insert(op.game, utc_now(), _jsonb)))
+        return _pg_inserted(op.game, self._one(*_pg_insert(op.game, utc_now(), _jsonb)))
 
     def read_rated(self, op: ReadRated):
         rated, options = self._one(_RATED, (op.game_id,)) or (False, None)
@@ -276,7 +277,7 @@ class AsyncPostgresOps(PostgresOps):
         return _pg_written(op.change, await self._one(sql, params), now)
 
     async def insert_game(self, op: InsertGame):
-        return tuple(await self._one(*_pg_insert(op.game, utc_now(), _jsonb)))
+        return _pg_inserted(op.game, await self._one(*_pg_insert(op.game, utc_now(), _jsonb)))
 
     async def read_rated(self, op: ReadRated):
         rated, options = (await self._one(_RATED, (op.game_id,))) or (False, None)

@@ -68,6 +68,7 @@ from games.store.statements import (
     _ratings_read,
     _ratings_start,
     _ratings_start_params,
+    _seat_params,
     _update_game,
     _update_params,
 )
@@ -140,8 +141,7 @@ class SqliteOps:
                 new.player_id = conn.execute(
                     _q(_INSERT_PLAYER), (new.name, new.is_computer, at)
                 ).lastrowid
-            params = (change.game_id, new.player_id, new.number, new.name, new.token)
-            params += (new.is_computer, new.protocol, dumps(new.computer), at, new.credential)
+            params = _seat_params(change.game_id, new, at, dumps)
             try:
                 new.pk = conn.execute(_q(_INSERT_SEAT), params).lastrowid
             except sqlite3.IntegrityError:
@@ -173,8 +173,15 @@ class SqliteOps:
             game_id = self.conn.execute(_q(_INSERT_GAME), _insert_params(game, at, dumps)).lastrowid
         except sqlite3.IntegrityError:
             raise Conflict("There is a default table already.") from None
+        for new in game.seats:  # a table made seated: their players exist
+            new.pk = self.conn.execute(
+                _q(_INSERT_SEAT), _seat_params(game_id, new, at, dumps)
+            ).lastrowid
         if game.steps:
-            self.conn.executemany(_q(_INSERT_MOVE), _move_rows(game_id, game, 0, at, dumps))
+            seat_of = (lambda step: step.seat_id) if game.seats else (lambda step: None)
+            self.conn.executemany(
+                _q(_INSERT_MOVE), _move_rows(game_id, game, 0, at, dumps, seat_of)
+            )
         return game_id, now
 
     def read_rated(self, op: ReadRated):

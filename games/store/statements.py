@@ -155,6 +155,22 @@ def _insert_params(game, now, adapt) -> tuple:
     )
 
 
+def _seat_params(game_id, new, now, adapt) -> tuple:
+    """A new seat's row (`_INSERT_SEAT`), its player known."""
+    return (
+        game_id,
+        new.player_id,
+        new.number,
+        new.name,
+        new.token,
+        new.is_computer,
+        new.protocol,
+        adapt(new.computer),
+        now,
+        new.credential,
+    )
+
+
 def _move_rows(game_id, change_or_game, first_seq, created, adapt, seat_of=lambda step: None):
     return [
         (
@@ -258,21 +274,55 @@ _JOIN_READ = (
 
 
 def _pg_insert(game, now, jsonb) -> tuple[str, list]:
-    """A new game and its moves, in one statement."""
+    """A new game, its seats (a table made seated: their players exist) and its moves, in one
+    statement; it answers the game's id, its time and its seats' ids in their order."""
     sql = f"WITH g AS ({_INSERT_GAME} RETURNING id, created)"
     params = list(_insert_params(game, now, jsonb))
+    seat_id = "NULL::integer"
+    if game.seats:
+        # Each seat's row as `_INSERT_SEAT` takes it; its game and time are the new game's.
+        rows = ", ".join(
+            [
+                "(%s::integer, %s::integer, %s::integer, %s::varchar, %s::varchar, %s::boolean, "
+                "%s::boolean, %s::jsonb, %s::timestamptz, %s::varchar)"
+            ]
+            * len(game.seats)
+        )
+        sql += (
+            ", ns AS (INSERT INTO games_seat (game_id, player_id, number, name, score, token, "
+            "is_computer, protocol, computer, joined, credential) SELECT g.id, v.player, "
+            "v.number, v.name, 0, v.token, v.is_computer, v.protocol, v.computer, g.created, "
+            f"v.credential FROM g, (VALUES {rows}) AS v(game, player, number, name, token, "
+            "is_computer, protocol, computer, joined, credential) RETURNING id, number)"
+        )
+        for new in game.seats:
+            params += _seat_params(None, new, None, jsonb)
+        seat_id = "(SELECT ns.id FROM ns WHERE ns.number = v.seat)"
     if game.steps:
         rows = ", ".join(
-            ["(%s::bigint, %s::varchar, %s::jsonb, %s::jsonb, %s::bigint)"] * len(game.steps)
+            ["(%s::bigint, %s::integer, %s::varchar, %s::jsonb, %s::jsonb, %s::bigint)"]
+            * len(game.steps)
         )
         sql += (
             ", m AS (INSERT INTO games_move (game_id, seq, seat_id, actor, action, outcome, "
-            "at_ms, created) SELECT g.id, v.seq, NULL, v.actor, v.action, v.outcome, v.at_ms, "
-            f"g.created FROM g, (VALUES {rows}) AS v(seq, actor, action, outcome, at_ms))"
+            f"at_ms, created) SELECT g.id, v.seq, {seat_id}, v.actor, v.action, v.outcome, "
+            f"v.at_ms, g.created FROM g, (VALUES {rows}) AS v(seq, seat, actor, action, "
+            "outcome, at_ms))"
         )
         for n, step in enumerate(game.steps, 1):
-            params += [n, step.actor, jsonb(step.action), jsonb(step.result.outcome), step.at]
-    return sql + " SELECT id, created FROM g", params
+            seat = step.seat.number if game.seats and step.seat is not None else None
+            params += [n, seat, step.actor, jsonb(step.action), jsonb(step.result.outcome)]
+            params.append(step.at)
+    seats = "(SELECT array_agg(id ORDER BY number) FROM ns)" if game.seats else "NULL"
+    return sql + f" SELECT id, created, {seats} FROM g", params
+
+
+def _pg_inserted(game, row) -> tuple:
+    """What an insert answers (the game's id and time), its new seats' ids kept on them."""
+    game_id, created, seat_ids = row
+    for new, pk in zip(game.seats, seat_ids or (), strict=False):
+        new.pk = pk
+    return game_id, created
 
 
 # Arena tournaments (games.arena): read and written only by the job of a game's last move.

@@ -13,8 +13,10 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.tokens import token_create
-from games import manners, pool, realtime, runtime
+from cards.engine import find_set, parse_cards
+from games import manners, pool, realtime, runtime, services, store
 from games.models import Block, Game, Player, PoolEntry, Rating, Sanction, Seat
+from games.replay import replay_states
 
 pytestmark = pytest.mark.django_db
 
@@ -147,6 +149,82 @@ def test_four_who_wait_are_seated_at_once_and_told(
     assert set(PoolEntry.objects.values_list("status", flat=True)) == {"seated"}
     # GET says where each was seated; the fifth waits alone.
     assert call("get", accounts[0][1]).json()["seated"]["id"] == game.pk
+
+
+def test_an_account_seated_hears_gamestart_once_naming_its_pool_not_again_at_the_deal(
+    accounts, told, django_capture_on_commit_callbacks
+):
+    """The table's countdown begins as it is made: its accounts hear gameStart then, with the
+    pool, and not a second time when the countdown ends and the cards are dealt."""
+    for account in accounts[:3]:
+        play(account[1], mode="set-classic")
+    with django_capture_on_commit_callbacks(execute=True):
+        play(accounts[3][1], mode="set-classic")
+    game = Game.objects.get()
+    assert game.status == Game.Status.WAITING  # the countdown runs
+    with django_capture_on_commit_callbacks(execute=True):
+        dealt = services.game_tick(game_id=game.pk, now=services.now_ms() + 60_000)
+    assert dealt.game.status == Game.Status.ACTIVE
+    starts = [(u, e["game"]) for u, e in told if e["type"] == "gameStart"]
+    assert sorted(u for u, _ in starts) == sorted(a[0].pk for a in accounts[:4])
+    assert {(g["id"], g["pool"]) for _, g in starts} == {(game.pk, "set:set-classic:casual")}
+
+
+def test_a_table_is_made_seated_and_started_in_one_write_that_replays_to_its_state(accounts):
+    """Pairing writes a table once: the game with its seats and their moves (each join, the
+    start) in one insert; its log replays to the state stored, and each seat plays."""
+    for account in accounts[:4]:
+        play(account[1], mode="set-classic")
+    game = Game.objects.get()
+    seats = list(Seat.objects.filter(game=game).order_by("number"))
+    moves = list(game.moves.order_by("seq"))
+    assert [m.action["type"] for m in moves] == ["join"] * 4 + ["start"]
+    assert [m.seat_id for m in moves] == [s.pk for s in seats] + [seats[0].pk]
+    assert game.version == len(moves) == 5
+    assert game.updated == game.created  # written once, not once a seat and again to start
+    assert list(replay_states(game))[-1][1] == game.state
+    # The game goes on as any other: dealt at its time, then a seat's claim scores.
+    later = services.now_ms() + 60_000
+    dealt = services.game_tick(game_id=game.pk, now=later)
+    assert dealt.game.status == Game.Status.ACTIVE and dealt.game.version == 6
+    game.refresh_from_db()
+    found = find_set(parse_cards(game.state["board"]))
+    services.move_submit(
+        game_id=game.pk,
+        seat=store.seat_by_token(seats[1].token),
+        action={"type": "claim", "cards": [card.protocol for card in found]},
+        now=later + 500,
+    )
+    game.refresh_from_db()
+    assert game.state["scores"][seats[1].name] == 1
+
+
+def test_one_who_may_not_sit_when_the_table_is_made_leaves_and_the_others_sit_without_them(
+    accounts, settings, monkeypatch
+):
+    """A table's player refused as it is made (here: told to wait before rated play after
+    entering the pool) leaves the pool; nothing of that table is written; the others wait on
+    and sit with the next who comes."""
+    ada, bob, cy = accounts[:3]
+    for account in (ada, bob):
+        play(account[1], mode="set-classic", rated=True)
+    until = timezone.now() + datetime.timedelta(minutes=20)
+    monkeypatch.setattr(
+        manners,
+        "rated_wait",
+        lambda user_id, **kw: (
+            {"until": until, "leaves": [], "minutes": 20} if user_id == ada[0].pk else None
+        ),
+    )
+    settings.POOL_WAIT_LIMIT_S = 0
+    assert pool.pool_pair("set:set-classic:rated") == []
+    assert not Game.objects.exists() and not Seat.objects.exists()
+    assert PoolEntry.objects.get(user=ada[0]).status == "left"
+    assert PoolEntry.objects.get(user=bob[0]).status == "waiting"
+    play(cy[1], mode="set-classic", rated=True)
+    game = Game.objects.get()
+    names = [s.player.user.get_username() for s in Seat.objects.filter(game=game)]
+    assert sorted(names) == ["bob", "cy"]
 
 
 def test_a_square_table_is_made_for_its_number_of_players(accounts, settings):
