@@ -21,7 +21,6 @@ So a game cannot tell which way a move came, and a refused request writes nothin
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 import json
@@ -235,8 +234,12 @@ def commit(game_id: int, plan: Plan, *, seats: bool = False, now: int | None = N
             and has_started(head.kind, change.state)
         ):
             # The game began (a Set table's countdown) or finished: its accounts' event
-            # streams hear it, once each.
-            yield store.Announce(AccountNews(game_id, head.kind, change.status, head.link_key))
+            # streams hear it, once each, as soon as it has committed (read here, so a game's
+            # end is told before the next table its players sit at is).
+            users = yield store.ReadAccounts(game_id)
+            yield store.Announce(
+                AccountNews(game_id, head.kind, change.status, head.link_key, users)
+            )
         # Counted and logged once the transaction has committed (`announce`).
         seconds = time.perf_counter() - started
         yield store.Announce(
@@ -295,15 +298,15 @@ _LAST_HEARD_SIZE = 50_000
 
 @dataclass(frozen=True)
 class AccountNews:
-    """A game that started or finished: the event streams of its seated accounts are told
-    (``gameStart``, ``gameFinish``) once it has committed. `user_ids`: those accounts, when
-    the job knows them (else read); `more`: what else the event's game says, as pairs."""
+    """A game that started or finished: the event streams of its seated accounts
+    (`user_ids`, read in the job that wrote it) are told (``gameStart``, ``gameFinish``) once
+    it has committed; `more`: what else the event's game says, as pairs."""
 
     game_id: int
     kind: str
     status: str
-    link_key: str = ""
-    user_ids: tuple[int, ...] | None = None
+    link_key: str
+    user_ids: tuple[int, ...]
     more: tuple[tuple[str, Any], ...] = ()
 
 
@@ -315,39 +318,14 @@ def game_event(kind: str, game_id: int, *, kind_of_game: str, link_key: str = ""
 
 
 def tell_seated_accounts(news: AccountNews) -> None:
-    """Tell each account seated at the game that it started or finished (one query: only at a
-    game's start and end). On Django's thread."""
-    user_ids = news.user_ids
-    if user_ids is None:
-        user_ids = set(
-            Seat.objects.filter(game_id=news.game_id, player__user__isnull=False).values_list(
-                "player__user_id", flat=True
-            )
-        )
+    """Tell each account seated at the game that it started or finished, from any thread
+    (nothing read: the job read who sits there)."""
     kind = "gameFinish" if news.status == OVER else "gameStart"
     event = game_event(
         kind, news.game_id, kind_of_game=news.kind, link_key=news.link_key, **dict(news.more)
     )
-    for user_id in user_ids:
+    for user_id in news.user_ids:
         realtime.publish_account(user_id, event)
-
-
-_account_tasks: set = set()
-
-
-def _announce_to_accounts(news: AccountNews) -> None:
-    """`tell_seated_accounts`, read on a game-database thread when called on the event loop."""
-    if news.user_ids is not None:  # nothing to read
-        tell_seated_accounts(news)
-        return
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        tell_seated_accounts(news)
-        return
-    task = loop.create_task(runtime.run_db(tell_seated_accounts, news))
-    _account_tasks.add(task)
-    task.add_done_callback(_account_tasks.discard)
 
 
 def announce(announced: list) -> None:
@@ -362,7 +340,7 @@ def announce(announced: list) -> None:
             metrics.committed(item)
             continue
         if type(item) is AccountNews:
-            _announce_to_accounts(item)
+            tell_seated_accounts(item)
             continue
         if type(item) is arena.TournamentNews:
             arena.announce(item)

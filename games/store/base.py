@@ -196,6 +196,13 @@ class ReadSeating:
 
 
 @dataclass(frozen=True)
+class ReadAccounts:
+    """The accounts seated at the game (user ids): who hears that it started or finished."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
 class ReadRatings:
     """The ratings of these accounts in a mode: {user id: (mu, sigma, games)}, held until the
     job ends. An account with no rating in the mode gets one first, `start` (mu, sigma) with no
@@ -297,6 +304,7 @@ def _dispatch(cls) -> dict:
         InsertGame: cls.insert_game,
         ReadRated: cls.read_rated,
         ReadSeating: cls.read_seating,
+        ReadAccounts: cls.read_accounts,
         ReadRatings: cls.read_ratings,
         WriteRatings: cls.write_ratings,
         ReadArena: cls.read_arena,

@@ -16,6 +16,7 @@ from games.store.base import (
     InsertGame,
     IsCurrent,
     Ran,
+    ReadAccounts,
     ReadArena,
     ReadHead,
     ReadRated,
@@ -179,6 +180,9 @@ class PostgresOps:
         seated = self._all(_SEATED_ACCOUNTS, (op.game_id,))
         return True, user, tuple(row[0] for row in seated)
 
+    def read_accounts(self, op: ReadAccounts):
+        return tuple(row[0] for row in self._all(_SEATED_ACCOUNTS, (op.game_id,)))
+
     def read_ratings(self, op: ReadRatings):
         start = _ratings_start_params(op, utc_now())
         self.conn.execute(_ratings_start(len(op.user_ids)), start)
@@ -296,6 +300,9 @@ class AsyncPostgresOps(PostgresOps):
             user = None if found is None else found[0]
         seated = await self._all(_SEATED_ACCOUNTS, (op.game_id,))
         return True, user, tuple(row[0] for row in seated)
+
+    async def read_accounts(self, op: ReadAccounts):
+        return tuple(row[0] for row in await self._all(_SEATED_ACCOUNTS, (op.game_id,)))
 
     async def read_ratings(self, op: ReadRatings):
         start = _ratings_start_params(op, utc_now())

@@ -18,6 +18,7 @@ from games.store.base import (
     InsertGame,
     IsCurrent,
     Ran,
+    ReadAccounts,
     ReadArena,
     ReadHead,
     ReadRated,
@@ -201,6 +202,10 @@ class SqliteOps:
             user = None if found is None else found[0]
         seated = self.conn.execute(_q(_SEATED_ACCOUNTS), (op.game_id,)).fetchall()
         return True, user, tuple(row[0] for row in seated)
+
+    def read_accounts(self, op: ReadAccounts):
+        seated = self.conn.execute(_q(_SEATED_ACCOUNTS), (op.game_id,)).fetchall()
+        return tuple(row[0] for row in seated)
 
     def read_ratings(self, op: ReadRatings):
         start = _ratings_start_params(op, _sqlite_time(utc_now()))

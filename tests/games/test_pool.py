@@ -199,6 +199,40 @@ def test_a_table_is_made_seated_and_started_in_one_write_that_replays_to_its_sta
     assert game.state["scores"][seats[1].name] == 1
 
 
+def test_a_games_end_is_told_to_its_accounts_as_it_commits_with_nothing_read_after(
+    accounts, told, settings, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """The accounts hear gameFinish from what the game's last write read: nothing waits for a
+    read after the commit (on a busy server such a read queued for seconds, and the players'
+    next table's gameStart, told at once, came before the last game's end)."""
+    settings.POOL_WAIT_LIMIT_S = 0  # two sit down at once
+    for account in accounts[:2]:
+        play(account[1], mode="set-classic")
+    game = Game.objects.get()
+    seats = list(Seat.objects.filter(game=game).order_by("number"))
+    now = services.now_ms() + 60_000
+    services.game_tick(game_id=game.pk, now=now)
+    over = False
+    while not over:
+        game.refresh_from_db()
+        found = find_set(parse_cards(game.state["board"]))
+        now += 500
+        with django_capture_on_commit_callbacks() as callbacks:
+            done = services.move_submit(
+                game_id=game.pk,
+                seat=store.seat_by_token(seats[0].token),
+                action={"type": "claim", "cards": [card.protocol for card in found]},
+                now=now,
+            )
+        over = done.game.status == Game.Status.OVER
+    told.clear()
+    with django_assert_num_queries(0):
+        for callback in callbacks:
+            callback()
+    finishes = [(u, e["game"]["id"]) for u, e in told if e["type"] == "gameFinish"]
+    assert sorted(finishes) == sorted((a[0].pk, game.pk) for a in accounts[:2])
+
+
 def test_one_who_may_not_sit_when_the_table_is_made_leaves_and_the_others_sit_without_them(
     accounts, settings, monkeypatch
 ):
