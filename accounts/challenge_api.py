@@ -327,8 +327,10 @@ EVENT_LINES = (
     '"challenge": {..., "reason"}}`;\n'
     '- `{"type": "gameStart", "game": {"id", "kind", "url"}}`: a game of yours starts (an '
     "accepted challenge's, or any table you sit at), once per game on a stream (told by the "
-    "accept, it also names its `challenge`); follow it with `GET /api/games/{id}/stream`;\n"
-    '- `{"type": "gameFinish", "game": {"id", "kind", "url"}}`;\n'
+    "accept, it also names its `challenge`; by Play now or an arena, its `pool`); follow it "
+    "with `GET /api/games/{id}/stream`;\n"
+    '- `{"type": "gameFinish", "game": {"id", "kind", "url"}}`: told once, and before the '
+    "start of the account's next game;\n"
     "- a bare newline after EVENT_STREAM_KEEPALIVE_S quiet seconds (7 by default): skip empty "
     "lines.\n\n"
     "It ends when the server restarts or the token is revoked (connect again), and after a "

@@ -10,7 +10,8 @@ what concerns the account as it happens, one JSON object a line (``application/x
 On connect it first sends a ``gameStart`` for each game the account is seated at that is not
 finished, then a ``challenge`` for each challenge to it waiting for its answer, then the events
 as they come (a ``challenge``: one to the account; the answers: to it or from it), and a bare
-newline after EVENT_STREAM_KEEPALIVE_S quiet seconds.
+newline after EVENT_STREAM_KEEPALIVE_S quiet seconds. Each game's start and end are told once,
+and a game's end before the account's next game's start (`finished_events`).
 
 The events come through the channel layer (the account's group, games.realtime.account_group),
 so an event made on one server process reaches a stream held on another. A stream holds one of
@@ -66,6 +67,18 @@ def first_events(user_id: int) -> list[dict]:
     return events
 
 
+def finished_events(game_ids) -> list[dict]:
+    """A ``gameFinish`` for each of these games that is over. A stream tells a game's end
+    before the account's next game's start: the end may come from another process a moment
+    after a start made in this one (the pairing seats a player as soon as their game is
+    over)."""
+    games = Game.objects.filter(pk__in=game_ids, status=Game.Status.OVER).order_by("id")
+    return [
+        services.game_event("gameFinish", game.pk, kind_of_game=game.kind, link_key=game.link_key)
+        for game in games.only("id", "kind", "link_key")
+    ]
+
+
 def open_challenges(user_id: int):
     """The account's challenges (sent or received) still waiting for their answer, oldest
     first."""
@@ -105,10 +118,11 @@ class EventStream(follow.NdjsonStream):
         await _arrive(channel, self.user_id)
         timer: asyncio.TimerHandle | None = None
         games: set[int] = set()  # the games whose gameStart was sent (each once)
+        ended: set[int] = set()  # the games whose gameFinish was sent (each once)
         offered: set[int] = set()  # the challenges sent
         try:
             for event in await runtime.run_db(first_events, self.user_id):
-                if _seen(event, games, offered):
+                if _seen(event, games, ended, offered):
                     continue
                 yield _line(event)
             loop = asyncio.get_running_loop()
@@ -133,8 +147,14 @@ class EventStream(follow.NdjsonStream):
                 event = message.get("event") or {}
                 if message.get("sent"):
                     continue  # a challenge this account sent: its pages show it, not its stream
-                if _seen(event, games, offered):
+                if _seen(event, games, ended, offered):
                     continue
+                playing = games - ended - {(event.get("game") or {}).get("id")}
+                if event.get("type") == "gameStart" and playing:
+                    # Its earlier games' ends first, if they are over and not told yet.
+                    for finish in await runtime.run_db(finished_events, sorted(playing)):
+                        _seen(finish, games, ended, offered)
+                        yield _line(finish)
                 yield _line(event)
                 quiet_until = loop.time() + keepalive
         finally:
@@ -147,15 +167,17 @@ class EventStream(follow.NdjsonStream):
                     raise
 
 
-def _seen(event: dict, games: set[int], offered: set[int]) -> bool:
+def _seen(event: dict, games: set[int], ended: set[int], offered: set[int]) -> bool:
     """Whether the stream sent this already (a game's start is told by its table's start and
-    by the challenge that made it; the first lines and a live event may cross): note it."""
+    by the challenge that made it; the first lines and a live event may cross; a game's end
+    may have been told before the next game's start): note it."""
     kind = event.get("type")
-    if kind == "gameStart":
+    if kind in ("gameStart", "gameFinish"):
         game_id = (event.get("game") or {}).get("id")
-        if game_id in games:
+        told = games if kind == "gameStart" else ended
+        if game_id in told:
             return True
-        games.add(game_id)
+        told.add(game_id)
     elif kind == "challenge":
         challenge_id = (event.get("challenge") or {}).get("id")
         if challenge_id in offered:

@@ -18,9 +18,9 @@ from django.test import AsyncClient
 
 from accounts import challenges
 from accounts.tokens import token_create
-from games import services
+from games import realtime, services
 from games.auth import account_player
-from games.models import Player
+from games.models import Game, Player
 from tests.games.test_game_stream import Stream, claim_one
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -126,6 +126,38 @@ async def _table_starts():
         game_id=game.pk, player=await Player.objects.acreate(name="guest")
     )
     # Sent once already (its first lines): the start is not told twice; what comes next is.
+    bob, _ = await sync_to_async(make_account)("bob")
+    sent = await sync_to_async(challenges.challenge_create)(
+        challenger=bob, dest=ada, kind="square", options={}, rated=False
+    )
+    line = await next_event(stream)
+    assert line["type"] == "challenge" and line["challenge"]["id"] == sent.pk
+    await stream.close()
+
+
+def test_a_games_end_is_told_before_the_next_games_start_even_if_it_comes_later():
+    async_to_sync(_end_before_next_start)()
+
+
+async def _end_before_next_start():
+    """A game's end heard from another process may come a moment after the next table's start
+    made in this one: the stream tells the end first (read), and not again when it comes."""
+    ada, ada_token = await sync_to_async(make_account)("ada")
+    player = await sync_to_async(account_player)(ada, create=True)
+    first = await sync_to_async(services.game_create)(kind="square", options={}, is_open=True)
+    await sync_to_async(services.game_join)(game_id=first.pk, player=player)
+    stream = Stream("/api/stream/event", bearer=ada_token)
+    assert await stream.open() == 200
+    assert (await next_event(stream))["game"]["id"] == first.pk  # seated, not finished
+    # The first game ends, its gameFinish not heard yet; the next table's start is.
+    await Game.objects.filter(pk=first.pk).aupdate(status=Game.Status.OVER)
+    second = await sync_to_async(services.game_create)(kind="square", options={}, is_open=True)
+    start = services.game_event("gameStart", second.pk, kind_of_game="square")
+    finish = services.game_event("gameFinish", first.pk, kind_of_game="square")
+    realtime.publish_account(ada.pk, start)
+    assert await next_event(stream) == finish
+    assert await next_event(stream) == start
+    realtime.publish_account(ada.pk, finish)  # the end itself, late: not told twice
     bob, _ = await sync_to_async(make_account)("bob")
     sent = await sync_to_async(challenges.challenge_create)(
         challenger=bob, dest=ada, kind="square", options={}, rated=False
