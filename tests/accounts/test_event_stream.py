@@ -112,26 +112,38 @@ def test_a_table_that_starts_tells_its_accounts():
     async_to_sync(_table_starts)()
 
 
-async def _table_starts():
-    """Not a challenge: a Square Game whose second seat is taken starts; an account's stream
-    that told it among its first lines does not tell it twice."""
+async def _seated_with_a_stream():
+    """ada, seated at a Square Game not started, her stream open and its first line told:
+    (ada, the game, the stream)."""
     ada, ada_token = await sync_to_async(make_account)("ada")
     game = await sync_to_async(services.game_create)(kind="square", options={}, is_open=True)
     player = await sync_to_async(account_player)(ada, create=True)
     await sync_to_async(services.game_join)(game_id=game.pk, player=player)
     stream = Stream("/api/stream/event", bearer=ada_token)
     assert await stream.open() == 200
-    assert (await next_event(stream))["game"]["id"] == game.pk  # waiting, not finished
+    assert (await next_event(stream))["game"]["id"] == game.pk  # seated, not finished
+    return ada, game, stream
+
+
+async def _a_challenge_is_next(stream: Stream, dest) -> None:
+    """bob challenges `dest`: the stream's next line is that challenge (nothing before it)."""
+    bob, _ = await sync_to_async(make_account)("bob")
+    sent = await sync_to_async(challenges.challenge_create)(
+        challenger=bob, dest=dest, kind="square", options={}, rated=False
+    )
+    line = await next_event(stream)
+    assert line["type"] == "challenge" and line["challenge"]["id"] == sent.pk
+
+
+async def _table_starts():
+    """Not a challenge: a Square Game whose second seat is taken starts; an account's stream
+    that told it among its first lines does not tell it twice."""
+    ada, game, stream = await _seated_with_a_stream()
     await sync_to_async(services.game_join)(
         game_id=game.pk, player=await Player.objects.acreate(name="guest")
     )
     # Sent once already (its first lines): the start is not told twice; what comes next is.
-    bob, _ = await sync_to_async(make_account)("bob")
-    sent = await sync_to_async(challenges.challenge_create)(
-        challenger=bob, dest=ada, kind="square", options={}, rated=False
-    )
-    line = await next_event(stream)
-    assert line["type"] == "challenge" and line["challenge"]["id"] == sent.pk
+    await _a_challenge_is_next(stream, ada)
     await stream.close()
 
 
@@ -142,13 +154,7 @@ def test_a_games_end_is_told_before_the_next_games_start_even_if_it_comes_later(
 async def _end_before_next_start():
     """A game's end heard from another process may come a moment after the next table's start
     made in this one: the stream tells the end first (read), and not again when it comes."""
-    ada, ada_token = await sync_to_async(make_account)("ada")
-    player = await sync_to_async(account_player)(ada, create=True)
-    first = await sync_to_async(services.game_create)(kind="square", options={}, is_open=True)
-    await sync_to_async(services.game_join)(game_id=first.pk, player=player)
-    stream = Stream("/api/stream/event", bearer=ada_token)
-    assert await stream.open() == 200
-    assert (await next_event(stream))["game"]["id"] == first.pk  # seated, not finished
+    ada, first, stream = await _seated_with_a_stream()
     # The first game ends, its gameFinish not heard yet; the next table's start is.
     await Game.objects.filter(pk=first.pk).aupdate(status=Game.Status.OVER)
     second = await sync_to_async(services.game_create)(kind="square", options={}, is_open=True)
@@ -158,12 +164,7 @@ async def _end_before_next_start():
     assert await next_event(stream) == finish
     assert await next_event(stream) == start
     realtime.publish_account(ada.pk, finish)  # the end itself, late: not told twice
-    bob, _ = await sync_to_async(make_account)("bob")
-    sent = await sync_to_async(challenges.challenge_create)(
-        challenger=bob, dest=ada, kind="square", options={}, rated=False
-    )
-    line = await next_event(stream)
-    assert line["type"] == "challenge" and line["challenge"]["id"] == sent.pk
+    await _a_challenge_is_next(stream, ada)
     await stream.close()
 
 
