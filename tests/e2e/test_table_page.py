@@ -235,7 +235,7 @@ def test_a_multiplayer_table_shows_a_running_game_clock(pair):
         page.wait_for_function(
             "first => document.getElementById('game-clock').textContent !== first",
             arg=first,
-            timeout=2500,
+            timeout=5000,  # it ticks every second; a browser starved by the suite, later
         )
 
 
@@ -327,7 +327,9 @@ def test_a_hint_at_a_rated_table_asks_first_and_says_it_makes_the_game_unrated(b
 
 
 def test_a_declare_score_stays_inside_the_panel_beside_a_long_name_and_its_badges(browser, server):
-    game_id = new_table(server, "{'rules': 'declare', 'attributes': 4}")
+    # A declarer's minute to pick (5 s by default): the badges are measured on two pages
+    # before the declaring one is taken away.
+    game_id = new_table(server, "{'rules': 'declare', 'attributes': 4, 'declare_ms': 60000}")
     long_name = "Bartholomew_Zimmerma"  # 20 letters, the longest a name may be
     person = seat(browser, server, game_id, long_name, viewport=LAPTOP)
     other = seat(browser, server, game_id, "Ida", viewport=PHONE)
