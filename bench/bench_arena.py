@@ -83,7 +83,6 @@ import json
 import math
 import os
 import random
-import signal
 import subprocess
 import sys
 import threading
@@ -864,9 +863,8 @@ def main(argv: list[str]) -> int:
     cleanup: list = []
     server_args = SimpleNamespace(proxy="none", app="config.asgi:application", compare=None)
     logs: list[str] = []
-    interrupted = failed = False
     outcome = None
-    try:
+    with load.Reported(cleanup) as run:
         print("starting the scaled servers ...", flush=True)
         stage = load.start_stage("scaled", server_args, cleanup)
         try:
@@ -876,15 +874,6 @@ def main(argv: list[str]) -> int:
             outcome = (arena, cpu, facts, check_db(facts), drained)
         finally:
             logs = load.stop_stage(stage)
-    except (KeyboardInterrupt, TimeoutError) as exc:
-        print(f"\ninterrupted: {exc!r}", file=sys.stderr)
-        interrupted = True
-    except Exception as exc:  # noqa: BLE001 - reported
-        print(f"\nfailed: {exc!r}", file=sys.stderr)
-        failed = True
-    finally:
-        signal.alarm(0)
-        load.run_cleanup(cleanup)
     if outcome is None:
         for log in logs:
             print_server_errors(load.CLIENT_ERROR_LINE.sub("", log), shown=1)
@@ -899,7 +888,7 @@ def main(argv: list[str]) -> int:
             print_server_errors(load.CLIENT_ERROR_LINE.sub("", log), shown=1)
     verdicts = figures["verdicts"]
     bad = errors or not verdicts["double"] or not verdicts["recount"]
-    return 1 if bad or interrupted or failed else 0
+    return 1 if bad or run.interrupted or run.failed else 0
 
 
 if __name__ == "__main__":

@@ -81,6 +81,7 @@ import math
 import os
 import random
 import re
+import shutil
 import signal
 import sys
 import tempfile
@@ -952,11 +953,12 @@ def main(argv: list[str]) -> int:
     profile_dir = args.profile_dir or Path(tempfile.mkdtemp(prefix="bench-bots-profile-"))
     profile_dir.mkdir(parents=True, exist_ok=True)
     server_args = SimpleNamespace(proxy="none", app=args.app, compare=None)
+    if args.profile_dir is None:  # (cleaned up last)
+        cleanup.append(lambda: shutil.rmtree(profile_dir, ignore_errors=True))
     logs: list[str] = []
-    interrupted = failed = False
     bots = bots_cpu = ws = None
     profiles: list[str] = []
-    try:
+    with load.Reported(cleanup) as run:
         print("starting the scaled servers ...", flush=True)
         stage = load.start_stage("scaled", server_args, cleanup)
         try:
@@ -969,19 +971,6 @@ def main(argv: list[str]) -> int:
                 ws = run_sockets(stage, args, profile_dir)
         finally:
             logs = load.stop_stage(stage)
-    except (KeyboardInterrupt, TimeoutError) as exc:
-        print(f"\ninterrupted: {exc!r}", file=sys.stderr)
-        interrupted = True
-    except Exception as exc:  # noqa: BLE001 - reported
-        print(f"\nfailed: {exc!r}", file=sys.stderr)
-        failed = True
-    finally:
-        signal.alarm(0)
-        load.run_cleanup(cleanup)
-        if args.profile_dir is None:
-            import shutil
-
-            shutil.rmtree(profile_dir, ignore_errors=True)
     if bots is None:
         for log in logs:
             print_server_errors(load.CLIENT_ERROR_LINE.sub("", log), shown=1)
@@ -995,7 +984,7 @@ def main(argv: list[str]) -> int:
     if errors:
         for log in logs:
             print_server_errors(load.CLIENT_ERROR_LINE.sub("", log), shown=1)
-    return 1 if bots["lost"] or errors or interrupted or failed else 0
+    return 1 if bots["lost"] or errors or run.interrupted or run.failed else 0
 
 
 if __name__ == "__main__":

@@ -1793,6 +1793,30 @@ def watchdog_s(args, scenarios: int) -> int:
     return int(60 + scenarios * (SCENARIO_SETUP_S + steps))
 
 
+class Reported:
+    """A bench's run on its stage, as `with Reported(cleanup) as run:`: an interrupt, a time-out
+    or a failure inside is said in one line and kept (`run.interrupted`, `run.failed`), not
+    raised; the alarm is stopped and `cleanup` run whatever happens."""
+
+    def __init__(self, cleanup: list) -> None:
+        self.cleanup = cleanup
+        self.interrupted = self.failed = False
+
+    def __enter__(self) -> Reported:
+        return self
+
+    def __exit__(self, kind, exc, traceback) -> bool:
+        if isinstance(exc, KeyboardInterrupt | TimeoutError):
+            print(f"\ninterrupted: {exc!r}", file=sys.stderr)
+            self.interrupted = True
+        elif isinstance(exc, Exception):
+            print(f"\nfailed: {exc!r}", file=sys.stderr)
+            self.failed = True
+        signal.alarm(0)
+        run_cleanup(self.cleanup)
+        return self.interrupted or self.failed
+
+
 def run_cleanup(cleanup: list) -> None:
     """Run (once, last first) what a scenario left to undo; never let one failure stop the rest."""
     while cleanup:

@@ -69,6 +69,22 @@ def log_in(page, server, name: str) -> None:
     page.wait_for_selector(f".account-nav .account-name:has-text('{name}')")
 
 
+def open_live(page, server, name: str, path: str) -> None:
+    """`name` signs in and opens `path`, its socket live."""
+    log_in(page, server, name)
+    page.goto(f"{server.url}{path}")
+    page.wait_for_selector("#connection[data-state=live]")
+
+
+def bob_comes_then_closes_his_page(browser, server, ann, path: str) -> None:
+    """Bob opens the table at `path` on a phone: ann sees him here, and nobody to end the game
+    for; then his page is closed."""
+    with watched_page(browser, PHONE) as (bob, _):
+        open_live(bob, server, "bob", path)
+        ann.wait_for_selector("#scores li[data-player=bob] :text('here')")
+        assert ann.locator("#leavers button").count() == 0  # bob is here
+
+
 def shot(page, name: str) -> None:
     if SHOTS:
         page.screenshot(path=os.path.join(SHOTS, f"{name}.png"))
@@ -77,15 +93,8 @@ def shot(page, name: str) -> None:
 def test_a_player_who_leaves_rated_games_three_times_waits_before_the_next(browser, server):
     game_id = int(server.shell(SETUP).splitlines()[-1])
     with watched_page(browser, DESKTOP) as (ann, ann_errors):
-        log_in(ann, server, "ann")
-        ann.goto(f"{server.url}/play/{game_id}/")
-        ann.wait_for_selector("#connection[data-state=live]")
-        with watched_page(browser, PHONE) as (bob, _):
-            log_in(bob, server, "bob")
-            bob.goto(f"{server.url}/play/{game_id}/")
-            bob.wait_for_selector("#connection[data-state=live]")
-            ann.wait_for_selector("#scores li[data-player=bob] :text('here')")
-            assert ann.locator("#leavers button").count() == 0  # bob is here
+        open_live(ann, server, "ann", f"/play/{game_id}/")
+        bob_comes_then_closes_his_page(browser, server, ann, f"/play/{game_id}/")
         # Bob's page is closed: after the table's away time, Ann may end the game.
         button = ann.locator("#leavers button:has-text('End the game: bob left')")
         button.wait_for(timeout=15_000)

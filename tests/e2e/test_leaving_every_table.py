@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import Server
 from tests.e2e.conftest import DESKTOP, E2E, PHONE, watched_page
-from tests.e2e.test_leaving import PASSWORD, log_in
+from tests.e2e.test_leaving import PASSWORD, bob_comes_then_closes_his_page, open_live
 
 pytestmark = E2E
 
@@ -62,13 +62,9 @@ def shot(page, name: str) -> None:
 def test_a_rated_square_game_is_ended_when_the_seat_to_move_left(browser, server, games):
     square, _ = games
     with watched_page(browser, PHONE) as (ann, ann_errors):
-        log_in(ann, server, "ann")
-        ann.goto(f"{server.url}/square/{square}/")
-        ann.wait_for_selector("#connection[data-state=live]")
+        open_live(ann, server, "ann", f"/square/{square}/")
         with watched_page(browser, DESKTOP) as (bob, _):
-            log_in(bob, server, "bob")
-            bob.goto(f"{server.url}/square/{square}/")
-            bob.wait_for_selector("#connection[data-state=live]")
+            open_live(bob, server, "bob", f"/square/{square}/")
             ann.wait_for_timeout(1500)
             assert ann.locator("#leavers button").count() == 0  # bob is here
         # Bob's page is closed on his turn: after the table's away time Ann may end the game.
@@ -86,15 +82,8 @@ def test_a_rated_square_game_is_ended_when_the_seat_to_move_left(browser, server
 def test_a_rated_declare_table_is_ended_when_a_player_left(browser, server, games):
     _, declare = games
     with watched_page(browser, DESKTOP) as (ann, ann_errors):
-        log_in(ann, server, "ann")
-        ann.goto(f"{server.url}/play/{declare}/")
-        ann.wait_for_selector("#connection[data-state=live]")
-        with watched_page(browser, PHONE) as (bob, _):
-            log_in(bob, server, "bob")
-            bob.goto(f"{server.url}/play/{declare}/")
-            bob.wait_for_selector("#connection[data-state=live]")
-            ann.wait_for_selector("#scores li[data-player=bob] :text('here')")
-            assert ann.locator("#leavers button").count() == 0
+        open_live(ann, server, "ann", f"/play/{declare}/")
+        bob_comes_then_closes_his_page(browser, server, ann, f"/play/{declare}/")
         button = ann.locator("#leavers button:has-text('End the game: bob left')")
         button.wait_for(timeout=15_000)
         shot(ann, "declare-end-left-desktop")
