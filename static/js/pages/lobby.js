@@ -9,6 +9,7 @@
 import {formState, notes} from "../lib/option_rules.js";
 import {challengeHandlers} from "../lib/challenges.js";
 import {GameSocket} from "../lib/socket.js";
+import {el} from "../lib/dom.js";
 
 const form = document.getElementById("table-form");
 const rulesData = document.getElementById("option-rules");
@@ -122,15 +123,6 @@ if (refused) {
  * document as a CustomEvent "lobby-chat" whose detail is that message, e.g.
  *   document.addEventListener("lobby-chat", (event) => show(event.detail.name, event.detail.text));
  * The lobby's chat widget listens for it; this page keeps no chat of its own. */
-
-function el(tag, {className, text, attrs} = {}, children = []) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, value);
-  for (const child of children) node.append(child);
-  return node;
-}
 
 function badge(text, className, title) {
   return el("span", {className: className ? `badge ${className}` : "badge", text, attrs: title ? {title} : {}});

@@ -14,18 +14,10 @@
  */
 
 import {request} from "../lib/api.js";
+import {el} from "../lib/dom.js";
 
 const root = document.getElementById("pool");
 const data = document.getElementById("pool-state");
-
-function el(tag, {className, text, attrs} = {}, children = []) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, value);
-  for (const child of children) node.append(child);
-  return node;
-}
 
 const poolKey = (kind, mode, rated) => `${kind}:${mode}:${rated ? "rated" : "casual"}`;
 
