@@ -25,7 +25,6 @@ from accounts.models import Challenge
 from games import limits, manners, moderation, realtime, services
 from games.auth import account_player
 from games.errors import Conflict, Forbidden, GameError, NotFound, RuleError
-from games.models import Game
 
 #: Why a challenge is declined (the body's "reason"), and the sentence the challenger is told.
 DECLINE_REASONS = {
@@ -200,11 +199,11 @@ def challenge_cancel(*, challenge_id, user) -> Challenge:
 
 def challenge_accept(*, challenge_id, user) -> tuple[Challenge, Any]:
     """Accept a challenge sent to `user` (answered with the challenge and the table's head: its
-    pk, kind, link_key, status...): the table is made through the one write path
-    (services.create, a private table, rated if asked), the challenger and `user` are seated
-    (services.join, the challenger first: theirs is the table), and it starts (a Set table with
-    its start move, its countdown; a two-player Square Game as its seats fill). Both accounts
-    are told ``gameStart``."""
+    pk, kind, link_key, status...): the table is made through the one write path, a private
+    table, rated if asked, with the challenger and `user` seated (the challenger first: theirs is
+    the table) and started (a Set table with its start move, its countdown; a two-player Square
+    Game as its seats fill), all in one write (services.create_seated). Both accounts are told
+    ``gameStart``."""
     with transaction.atomic():  # claimed first: a cancel or a second accept meanwhile loses
         challenge = _locked(challenge_id, user)
         if challenge.dest_id != user.pk:
@@ -233,31 +232,22 @@ def challenge_accept(*, challenge_id, user) -> tuple[Challenge, Any]:
         raise
     challenge.game_id = game.pk
     challenge.save(update_fields=["game_id"])
-    event = services.game_event(
-        "gameStart",
-        game.pk,
-        kind_of_game=game.kind,
-        link_key=game.link_key,
-        challenge=challenge.pk,
-    )
-    for user_id in {challenge.challenger_id, challenge.dest_id}:
-        realtime.publish_account(user_id, event)
     return challenge, game
 
 
 def _table_for(challenge: Challenge):
-    head, _created, _options = services.run(
-        services.create(kind=challenge.kind, options=challenge.options, rated=challenge.rated)
-    )
-    seats = []
+    """The challenge's table, made seated (the challenger first) and started in one write
+    (services.create_seated); both accounts hear its ``gameStart`` naming the challenge."""
+    sitters = []
     for account in (challenge.challenger, challenge.dest):
         player = account_player(account, create=True)
-        written = services.run(
-            services.join(game_id=head.pk, name=player.name, player_id=player.pk, reached=True)
+        sitters.append(services.Sitter(player.pk, player.name, account.pk))
+    return services.run(
+        services.create_seated(
+            kind=challenge.kind,
+            options=challenge.options,
+            players=sitters,
+            rated=challenge.rated,
+            more={"challenge": challenge.pk},
         )
-        seats.append(services.seat_ref(head.pk, written.change.new_seat))
-        after = written.after
-    if after.status == Game.Status.WAITING and challenge.kind == "set":
-        start = services.move(game_id=head.pk, seat=seats[0], action={"type": "start"})
-        after = services.run(start).game
-    return after  # its head, as the last write left it (not its row read again)
+    )

@@ -107,6 +107,32 @@ def test_accepting_a_square_game_starts_it(ada, bob):
     assert game.status == Game.Status.ACTIVE and game.seats.count() == 2
 
 
+def test_accepting_writes_the_table_once_and_tells_each_its_start_once(
+    ada, bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The challenge's table is made with both seats and its start in one write (it was four:
+    the create, each join, the start, on Django's one sync thread), its log replaying to its
+    state; each account hears one gameStart naming the challenge."""
+    from games import realtime
+    from games.replay import replay_states
+
+    heard = []
+    monkeypatch.setattr(realtime, "publish_account", lambda u, e, **kw: heard.append((u, e)))
+    sent = challenge(ada[1], rules="classic").json()
+    with django_capture_on_commit_callbacks(execute=True):
+        accepted = post(f"/api/challenge/{sent['id']}/accept", bob[1])
+    assert accepted.status_code == 200, accepted.json()
+    game = Game.objects.get(pk=accepted.json()["game"])
+    moves = list(game.moves.order_by("seq"))
+    assert [m.action["type"] for m in moves] == ["join", "join", "start"]
+    assert game.updated == game.created  # written once
+    assert list(replay_states(game))[-1][1] == game.state
+    starts = [(user, event) for user, event in heard if event["type"] == "gameStart"]
+    assert sorted(user for user, _ in starts) == sorted([ada[0].pk, bob[0].pk])
+    assert all(event["game"]["challenge"] == sent["id"] for _, event in starts)
+    assert all(event["game"]["id"] == game.pk for _, event in starts)
+
+
 def test_only_the_challenger_cancels_and_only_the_challenged_declines(ada, bob):
     carol = make_account("carol")
     sent = challenge(ada[1]).json()
