@@ -13,8 +13,8 @@ from django.utils import timezone
 from rest_framework import exceptions
 
 from accounts.models import AccessToken
-from games import services
-from games.models import Player, Seat
+from games import moderation, services
+from games.models import Player, Sanction, Seat
 
 MAX_TOKEN_LENGTH = 100  # made tokens have 43 characters; anything longer is no token of ours
 LAST_USED_EVERY = timedelta(minutes=1)  # a busy program writes its "last used" once a minute
@@ -67,20 +67,26 @@ def token_account(token: str):
 def token_seat(token: str, game_id: int) -> str | None:
     """What a bot's move asks (games.auth.bearer_seat): the token of the seat an ``Authorization:
     Bearer`` token's account holds at a game (games.auth.account_seats' first), or None, read
-    with the token and its account in one statement, compiled once (a move's lookup was three
-    ORM queries, each built anew: most of its cost); noting when it was used, as
-    `token_account`; AuthenticationFailed as `token_account` for a token it would refuse."""
+    with the token, its account and whether the account is banned in one statement, compiled
+    once (a move's lookup was three ORM queries, each built anew: most of its cost); noting when
+    it was used, as `token_account`; AuthenticationFailed as `token_account` for a token it
+    would refuse; a banned account's Sanctioned, why and until when, read from the database as
+    its new tables' bans are (games.moderation.check_ban_account), whatever the cache holds."""
     row = None
     now = timezone.now()
     if len(token) <= MAX_TOKEN_LENGTH:
         cutoff = connection.ops.adapt_datetimefield_value(now - LAST_USED_EVERY)
+        at = connection.ops.adapt_datetimefield_value(now)
         with connection.cursor() as cursor:
-            cursor.execute(_token_seat_sql(), (cutoff, game_id, digest_of(token)))
+            ban = Sanction.Kind.BAN.value
+            cursor.execute(_token_seat_sql(), (cutoff, ban, at, game_id, digest_of(token)))
             row = cursor.fetchone()
-    pk, revoked, active, stale, seat_token = row or (None, None, None, None, None)
+    pk, user_id, revoked, active, stale, banned, seat_token = row or (None,) * 7
     _check(row is not None, revoked is not None, active)
     if stale:
         _note_used(pk, now)
+    if banned:
+        moderation.check_ban_account(user_id)
     return seat_token
 
 
@@ -100,15 +106,19 @@ def _note_used(token_id: int, now) -> None:
 
 @cache
 def _token_seat_sql() -> str:
-    """`token_seat`'s statement (parameters: the "last used" cutoff, the game, the digest): the
-    token's row, its account's `is_active`, whether its "last used" is due, and the account's
-    seat at the game in the order of games.auth.account_seats (its players', the first's first).
-    """
+    """`token_seat`'s statement (parameters: the "last used" cutoff, the ban's kind, now, the
+    game, the digest): the token's row and account, the account's `is_active`, whether the
+    token's "last used" is due, whether the account has a ban in force (games.moderation's
+    sanctions), and the account's seat at the game in the order of games.auth.account_seats
+    (its players', the first's first)."""
     tokens, users = AccessToken._meta.db_table, get_user_model()._meta.db_table
     seats, players = Seat._meta.db_table, Player._meta.db_table
+    sanctions = Sanction._meta.db_table
     return (
-        f"SELECT t.id, t.revoked, u.is_active, "
+        f"SELECT t.id, t.user_id, t.revoked, u.is_active, "
         f"CASE WHEN t.last_used IS NULL OR t.last_used < %s THEN 1 ELSE 0 END, "
+        f"(SELECT 1 FROM {sanctions} b WHERE b.user_id = t.user_id AND b.kind = %s "
+        f"AND b.until > %s LIMIT 1), "
         f"(SELECT s.token FROM {seats} s JOIN {players} p ON p.id = s.player_id "
         f"WHERE s.game_id = %s AND p.user_id = t.user_id ORDER BY s.player_id, s.number LIMIT 1) "
         f"FROM {tokens} t JOIN {users} u ON u.id = t.user_id WHERE t.digest = %s"

@@ -214,28 +214,46 @@ async def submit(game_id: int, token: str, scope, body: bytes) -> tuple | None:
     seat = await store.aseat_by_token(token)
     if seat is None or seat.game_id != game_id:
         return None  # the view answers 401 or 403
-    return await _move(game_id, seat, action)
+    now = services.now_ms()
+    try:
+        work = services.move(game_id=game_id, seat=seat, action=action, now=now)
+    except GameError as exc:
+        return game_error_answer(exc)
+    return await _move(seat, work, now)
 
 
 async def submit_as_account(game_id: int, token: str, scope, body: bytes) -> tuple | None:
     """The same move with an account's token (``Authorization: Bearer``, as bots send it), or
-    None for Django: the account's seat at this game as the view finds it
-    (games.auth.bearer_seat), then as `submit`."""
+    None for Django: the account's seat at this game as the view finds it, with its ban
+    (games.auth.bearer_seat), and the move's limits, in one trip to a thread; then as
+    `submit`."""
     action = _action(_json(body))
     if action is None:
         return None
-    seat = await runtime.run_db(bearer_seat, token, game_id)
-    if seat is None:
-        return None  # the view answers 401, 403 or 404
-    return await _move(game_id, seat, action)
-
-
-async def _move(game_id: int, seat, action: dict) -> tuple:
     now = services.now_ms()
     try:
-        result = await services.arun(
-            services.move(game_id=game_id, seat=seat, action=action, now=now)
-        )
+        found = await runtime.run_db(_account_move, token, game_id, action, now)
+    except GameError as exc:
+        return game_error_answer(exc)
+    if found is None:
+        return None  # the view answers 401, 403 or 404
+    seat, work = found
+    return await _move(seat, work, now)
+
+
+def _account_move(token: str, game_id: int, action: dict, now: int) -> tuple | None:
+    """On a thread: the account's seat (None: not one that may move here) and its move, gated
+    (its ban was read with its seat, its limits are counted here)."""
+    seat = bearer_seat(token, game_id)
+    if seat is None:
+        return None
+    work = services.move(game_id=game_id, seat=seat, action=action, now=now, ban_read=True)
+    return seat, work.gated()
+
+
+async def _move(seat, work: services.Work, now: int) -> tuple:
+    try:
+        result = await services.arun(work)
     except GameError as exc:
         return game_error_answer(exc)
     return 200, selectors.move_reply(result, seat_name=seat.name, now=now), {}

@@ -67,7 +67,8 @@ def register_account_tokens(
     seats are handed to; the accounts app ends it with services.credential_revoke), or raises
     AuthenticationFailed naming what is wrong (unknown, revoked). `seats(token, game_id)`
     answers the token of the seat that account holds at the game (`account_seats`' first) or
-    None, or raises as `resolver` does: a bot's move asks it, in one query."""
+    None, or raises as `resolver` does (and games.moderation.Sanctioned for a banned
+    account): a bot's move asks it, in one query."""
     global _account_of_token, _seat_token_of
     _account_of_token, _seat_token_of = resolver, seats
 
@@ -335,9 +336,9 @@ def bearer_seat(token: str, game_id: int) -> store.SeatRef | None:
     """The seat an account's token (``Authorization: Bearer``) acts for at a game, found as
     BearerAuthentication and `acting_seat` find it (the token noted as used); None where they
     would answer otherwise (a token unknown, revoked or of a disabled account: 401; no seat at
-    the game, or no such game: 403 or 404). The token, its account and the account's seat
-    there are read in one query (the accounts app's `seats`), the seat then by its token
-    (cached)."""
+    the game, or no such game: 403 or 404). A banned account's Sanctioned is raised (403,
+    why and until when). The token, its account, its ban and the account's seat there are
+    read in one query (the accounts app's `seats`), the seat then by its token (cached)."""
     if _seat_token_of is None or not selectors.is_row_id(game_id):
         return None
     try:

@@ -24,6 +24,7 @@ import datetime
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import limits, realtime, selectors
@@ -65,10 +66,10 @@ def hides(viewer_user_id: int | None, writer_user_id: int | None) -> bool:
 
 
 def blocked_pair(one_id: int, other_id: int) -> bool:
-    """Whether either of two accounts blocked the other."""
-    return Block.objects.filter(blocker_id=one_id, blocked_id=other_id).exists() or (
-        Block.objects.filter(blocker_id=other_id, blocked_id=one_id).exists()
-    )
+    """Whether either of two accounts blocked the other (one query)."""
+    return Block.objects.filter(
+        Q(blocker_id=one_id, blocked_id=other_id) | Q(blocker_id=other_id, blocked_id=one_id)
+    ).exists()
 
 
 def block_add(*, blocker, blocked) -> bool:
@@ -371,13 +372,18 @@ def _hold_again(sanction: Sanction) -> None:
 
 def check_ban_accounts(user_ids, *, named: dict[int, str] | None = None) -> None:
     """Refuse what seats banned accounts (a challenge, its accept): read from the database. An
-    account other than the one asking is named (`named`: {user id: name}) in the sentence."""
+    account other than the one asking is named (`named`: {user id: name}) in the sentence; the
+    first banned of `user_ids` is refused, by its longest ban (one query for them all)."""
     named = named or {}
+    bans = Sanction.objects.filter(
+        user_id__in=list(user_ids), kind=Sanction.Kind.BAN, until__gt=timezone.now()
+    ).order_by("-until")
+    longest: dict[int, Sanction] = {}
+    for sanction in bans:
+        longest.setdefault(sanction.user_id, sanction)
     for user_id in user_ids:
-        sanction = active(user_id, Sanction.Kind.BAN)
-        if sanction is None:
-            continue
-        raise Sanctioned(sanction, who=named.get(user_id))
+        if user_id in longest:
+            raise Sanctioned(longest[user_id], who=named.get(user_id))
 
 
 def _ban_keys(user_id: int) -> list[str]:

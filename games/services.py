@@ -130,6 +130,11 @@ class Work:
         for scope, key in self.limits:
             limits.check(scope, key)
 
+    def gated(self) -> Work:
+        """`gate` now, on this thread; the job with nothing left to gate (for `arun`)."""
+        self.gate()
+        return Work(self.job)
+
 
 # -- the message of a committed change ----------------------------------------------------------
 
@@ -420,10 +425,13 @@ UNRATED_LEAVE = (
 )
 
 
-def move(*, game_id: int, seat, action: dict, now: int | None = None) -> Work:
+def move(
+    *, game_id: int, seat, action: dict, now: int | None = None, ban_read: bool = False
+) -> Work:
     """A seat's move (over the API, a WebSocket or by a computer of the tests): the action must
     be well formed, the seat's moves are counted, then the rules decide. `run`/`arun` it for a
-    MoveResult."""
+    MoveResult. `ban_read`: the seat's way in has read that its account is not banned (from
+    the database, with its token: games.auth.bearer_seat), so it is not read again."""
     if seat.game_id != game_id:
         raise Forbidden("That seat does not belong to this game.")
     check_action(action)
@@ -438,7 +446,8 @@ def move(*, game_id: int, seat, action: dict, now: int | None = None) -> Work:
         return plan_move(head, seats, seat=seat.pk, name=seat.name, action=action, now=now)
 
     job = _move_job(game_id, plan, seat, now)
-    return Work(job, (("moves", f"seat:{seat.pk}"),), banned=seat.player_id)
+    banned = None if ban_read else seat.player_id
+    return Work(job, (("moves", f"seat:{seat.pk}"),), banned=banned)
 
 
 async def amove(*, game_id: int, seat, action: dict, now: int | None = None) -> MoveResult:

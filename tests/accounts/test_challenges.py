@@ -222,3 +222,22 @@ def test_an_accept_reads_its_challenge_once_and_the_table_not_again(ada, bob, se
     reads = [q["sql"] for q in seen.captured_queries if q["sql"].startswith("SELECT")]
     assert sum('FROM "accounts_challenge"' in sql for sql in reads) == 1
     assert not any('FROM "games_game"' in sql for sql in reads)
+
+
+def test_a_challenge_and_its_accept_read_blocks_and_bans_once_each(ada, bob):
+    """Whether either blocked the other, and whether either is banned: one query each for the
+    two accounts (they were one a question: four on each request, on Django's one thread)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    for step in ("challenge", "accept"):
+        with CaptureQueriesContext(connection) as seen:
+            if step == "challenge":
+                sent = challenge(ada[1], rules="classic")
+            else:
+                sent = post(f"/api/challenge/{sent.json()['id']}/accept", bob[1])
+        assert sent.status_code in (200, 201), sent.json()
+        reads = [q["sql"] for q in seen.captured_queries if q["sql"].startswith("SELECT")]
+        assert sum('FROM "games_block"' in sql for sql in reads) == 1, step
+        bans = [sql for sql in reads if 'FROM "games_sanction"' in sql and "IN (" in sql]
+        assert len(bans) == 1, step

@@ -544,3 +544,49 @@ def test_a_bot_s_move_finds_its_token_account_and_seat_in_one_query(django_asser
     revoked(user, headers)
     with django_assert_num_queries(1):
         assert bearer_seat(secret, game.pk) is None
+
+
+def test_a_bot_s_move_reads_its_seat_ban_and_limits_in_one_trip_to_a_thread(monkeypatch):
+    """A bot's move takes one trip to a thread before its commit: its token's seat, the
+    account's ban (the database's, read with them) and the move's limits; nothing read from the
+    cache on the loop, no second trip. A banned bot is refused all the same: 403 saying until
+    when, the game unchanged."""
+    from django.utils import timezone
+
+    from games import limits, runtime
+    from games.models import Sanction
+    from games.moderation import sanction_give
+
+    trips: list[str] = []
+    real_run_db, real_with_cache = runtime.run_db, limits.with_cache
+
+    async def run_db(fn, *args, **kwargs):
+        trips.append(fn.__name__)
+        return await real_run_db(fn, *args, **kwargs)
+
+    async def with_cache(work, *args):
+        trips.append("cache")
+        return await real_with_cache(work, *args)
+
+    monkeypatch.setattr(runtime, "run_db", run_db)
+    monkeypatch.setattr(limits, "with_cache", with_cache)
+    game, user, headers = account_game()
+    moves = f"/api/games/{game.pk}/moves"
+    claim = json.dumps({"type": "claim", "cards": EXAMPLE_DECK[:3]}).encode()
+    status, data, _ = through_asgi(moves, claim, HOST + headers + JSON)
+    assert (status, data["outcome"]["claim"]) == (200, "set")
+    assert trips == ["_account_move"]
+    moderator = get_user_model().objects.create_user("mod", is_staff=True)
+    sanction_give(moderator=moderator, user=user, kind="ban", minutes=60, reason="Cheats.")
+    version = Game.objects.get(pk=game.pk).version
+    status, data, _ = through_asgi(moves, b'{"type": "hint"}', HOST + headers + JSON)
+    assert status == 403 and data["until"] and "Cheats." in data["detail"]
+    assert Game.objects.get(pk=game.pk).version == version
+    # The database's ban refuses the move even where the cache has not heard of it.
+    Sanction.objects.update(until=timezone.now() + timezone.timedelta(hours=2))
+    from django.core.cache import cache
+
+    cache.clear()
+    status, data, _ = through_asgi(moves, b'{"type": "hint"}', HOST + headers + JSON)
+    assert status == 403 and data["until"]
+    assert Game.objects.get(pk=game.pk).version == version
