@@ -116,6 +116,8 @@ class EventStream(follow.NdjsonStream):
 
     async def follow(self, channel: str, inbox: asyncio.Queue) -> AsyncIterator[bytes]:
         await _arrive(channel, self.user_id)
+        loop = asyncio.get_running_loop()
+        arrived = loop.time()
         timer: asyncio.TimerHandle | None = None
         games: set[int] = set()  # the games whose gameStart was sent (each once)
         ended: set[int] = set()  # the games whose gameFinish was sent (each once)
@@ -125,7 +127,6 @@ class EventStream(follow.NdjsonStream):
                 if _seen(event, games, ended, offered):
                     continue
                 yield _line(event)
-            loop = asyncio.get_running_loop()
             keepalive = settings.EVENT_STREAM_KEEPALIVE_S
             quiet_until = loop.time() + keepalive
             timer = loop.call_at(quiet_until, follow.wake, inbox)
@@ -136,7 +137,11 @@ class EventStream(follow.NdjsonStream):
                     if loop.time() >= quiet_until:
                         yield b"\n"
                         quiet_until = loop.time() + keepalive
-                        await _arrive(channel, self.user_id)  # still open
+                        if loop.time() - arrived >= settings.LOBBY_HEARTBEAT_S:
+                            # Still open: said as often as the lobby's sockets say it (each
+                            # saying rewrites every stream's entry).
+                            await _arrive(channel, self.user_id)
+                            arrived = loop.time()
                     timer.cancel()
                     timer = loop.call_at(quiet_until, follow.wake, inbox)
                     continue

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import http.client
+import itertools
 import json
 import time
 from urllib.parse import urlsplit
@@ -283,6 +284,38 @@ async def _online():
     for stream in streams:
         await stream.close()
     assert (await client.get("/api/bot/online")).json() == []
+
+
+def test_a_quiet_stream_says_it_is_open_as_often_as_the_lobby_not_at_each_keepalive(
+    settings, monkeypatch
+):
+    """A quiet stream sends its keepalive newline every EVENT_STREAM_KEEPALIVE_S, but rewrites
+    its entry among the open streams (one cache value for them all) only every
+    LOBBY_HEARTBEAT_S, as lobby sockets do: well within the entries' time to live."""
+    from games import presence
+
+    settings.EVENT_STREAM_KEEPALIVE_S = 0.05
+    settings.LOBBY_HEARTBEAT_S = 0.4
+    said: list[float] = []
+    real = presence.stream_arrive
+    monkeypatch.setattr(
+        presence, "stream_arrive", lambda *args: (said.append(time.monotonic()), real(*args))
+    )
+    async_to_sync(_quiet)()
+    assert 2 <= len(said) <= 4, said  # at the start, then once or twice in a second, not 20
+    assert all(later - earlier >= 0.35 for earlier, later in itertools.pairwise(said))
+
+
+async def _quiet():
+    _, token = await sync_to_async(make_account)("ada")
+    stream = Stream("/api/stream/event", bearer=token)
+    assert await stream.open() == 200
+    newlines = 0
+    started = time.monotonic()
+    while time.monotonic() - started < 1.0:
+        newlines += (await stream.line(2)) == ""
+    await stream.close()
+    assert newlines >= 10
 
 
 def test_an_accounts_lobby_socket_is_sent_its_challenges_and_their_game():
