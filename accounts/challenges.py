@@ -25,6 +25,7 @@ from accounts.models import Challenge
 from games import limits, manners, moderation, realtime, services
 from games.auth import account_player
 from games.errors import Conflict, Forbidden, GameError, NotFound, RuleError
+from games.selectors import unique_row
 
 #: Why a challenge is declined (the body's "reason"), and the sentence the challenger is told.
 DECLINE_REASONS = {
@@ -139,7 +140,7 @@ def challenge_of(challenge_id, user, *, lock: bool = False) -> Challenge:
     found = None
     if isinstance(challenge_id, int) or str(challenge_id).isdigit():
         rows = Challenge.objects.select_for_update() if lock else Challenge.objects
-        found = rows.select_related("challenger", "dest").filter(pk=int(challenge_id)).first()
+        found = unique_row(rows.select_related("challenger", "dest").filter(pk=int(challenge_id)))
     if found is None or user.pk not in (found.challenger_id, found.dest_id):
         raise NotFound(f"There is no challenge with id {challenge_id} for you.")
     return found

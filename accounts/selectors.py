@@ -7,6 +7,7 @@ from __future__ import annotations
 from accounts.models import AccountName
 from games.errors import NotFound
 from games.names import name_key
+from games.selectors import unique_row
 
 # No account's name is longer (the user table's column): a longer text is no account's name.
 LONGEST = 150
@@ -15,7 +16,7 @@ LONGEST = 150
 def account_named(name: str):
     """The account of that name, or of a name that looks like it, or the not-found error."""
     if len(name) <= LONGEST and "\x00" not in name:  # PostgreSQL refuses a NUL in a query
-        found = AccountName.objects.filter(key=name_key(name)).select_related("user").first()
+        found = unique_row(AccountName.objects.filter(key=name_key(name)).select_related("user"))
         if found is not None:
             return found.user
     raise NotFound(f"There is no account named {name!r}.")

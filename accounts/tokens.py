@@ -15,6 +15,7 @@ from rest_framework import exceptions
 from accounts.models import AccessToken
 from games import moderation, services
 from games.models import Player, Sanction, Seat
+from games.selectors import unique_row
 
 MAX_TOKEN_LENGTH = 100  # made tokens have 43 characters; anything longer is no token of ours
 LAST_USED_EVERY = timedelta(minutes=1)  # a busy program writes its "last used" once a minute
@@ -56,7 +57,7 @@ def token_account(token: str):
     asks this), noting when it was used; AuthenticationFailed naming what is wrong otherwise."""
     row = None
     if len(token) <= MAX_TOKEN_LENGTH:
-        row = AccessToken.objects.select_related("user").filter(digest=digest_of(token)).first()
+        row = unique_row(AccessToken.objects.select_related("user").filter(digest=digest_of(token)))
     _check(row is not None, row is not None and row.revoked is not None, row and row.user.is_active)
     now = timezone.now()
     if row.last_used is None or now - row.last_used >= LAST_USED_EVERY:

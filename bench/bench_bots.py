@@ -63,7 +63,8 @@ of the bots with the WebSocket players'.
 
 Targets: stream delay p99 <= 50 ms (judged on the upper bound; the lower bound is shown too),
 none lost, the daphne processes' CPU per move <= 1.25 x the WebSocket players'. ``--profile``
-samples both daphne processes with py-spy during the bots' window (bench_load's profiler).
+samples both daphne processes with py-spy during the bots' window and the WebSocket players'
+(bench_load's profiler).
 
 Exit status: 1 when a move's state was lost, on errors (any 5xx or unexpected reply, a stream that
 broke) or an interrupted run; 0 otherwise (a missed target is printed as MISS). Servers, the
@@ -765,7 +766,7 @@ def run_sockets(stage, args, profile_dir: Path) -> load.Outcome:
         ws_movers=2,  # both claim on their WebSocket, as the game pages do
         workers=1,
         duration=args.seconds,
-        profile=False,
+        profile=args.profile,
     )
     return load.play(stage, ns, args.think, profile_dir, args.warmup, args.warmup)
 
@@ -978,6 +979,8 @@ def main(argv: list[str]) -> int:
     figures = report(bots, bots_cpu, ws, args)
     for text in profiles:
         print("\n" + text)
+    for text in ws.profiles if ws is not None else ():
+        print("\nWebSocket players:\n" + text)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2, default=str))
     errors = bool(bots["errors"]) or (ws is not None and bool(ws.errors or ws.failed))

@@ -241,3 +241,26 @@ def test_a_challenge_and_its_accept_read_blocks_and_bans_once_each(ada, bob):
         assert sum('FROM "games_block"' in sql for sql in reads) == 1, step
         bans = [sql for sql in reads if 'FROM "games_sanction"' in sql and "IN (" in sql]
         assert len(bans) == 1, step
+
+
+def test_look_ups_by_a_unique_key_compile_no_order(ada, bob):
+    """The token, the name and the challenge are found by a unique key: no ORDER BY (Django
+    compiles one for ``first()``, a third of such a query's cost on the one sync thread)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as seen:
+        sent = challenge(ada[1], rules="classic")
+        accepted = post(f"/api/challenge/{sent.json()['id']}/accept", bob[1])
+    assert accepted.status_code == 200, accepted.json()
+    looked_up = [
+        q["sql"]
+        for q in seen.captured_queries
+        if q["sql"].startswith("SELECT")
+        and any(
+            f'FROM "{table}"' in q["sql"]
+            for table in ("accounts_accesstoken", "accounts_accountname", "accounts_challenge")
+        )
+    ]
+    assert len(looked_up) == 4  # two tokens, the name, the challenge
+    assert not any("ORDER BY" in sql for sql in looked_up)
