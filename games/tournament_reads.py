@@ -4,7 +4,9 @@ games, the podium and the results, in the shapes the API, the pages and the sock
 from __future__ import annotations
 
 import datetime
+from typing import NamedTuple
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
 from django.utils import timezone
 
@@ -85,19 +87,48 @@ def tournament_list(status: str | None = None, *, limit: int = 50) -> dict[str, 
     return found
 
 
-def _ranked(tournament: Tournament) -> list[TournamentPlayer]:
-    """Every player, best first: points, then wins, then who joined first; each with `rank`
-    (equal points and wins share a rank)."""
-    players = list(
+class Ranked(NamedTuple):
+    """A player as the standings show it: its rank (equal points and wins share one), its
+    account and the sums of its games."""
+
+    rank: int
+    user_id: int
+    name: str
+    points: float
+    games: int
+    wins: int
+    streak: int
+    paused: bool
+    withdrawn: bool
+
+    on_fire = property(TournamentPlayer.on_fire.fget)  # the entry's own rule
+
+
+def _ranked(tournament: Tournament) -> list[Ranked]:
+    """Every player, best first: points, then wins, then who joined first; each with its rank
+    (equal points and wins share a rank). Read as values, not rows: a page's sockets read all
+    of them after every game's end (bench/bench_arena.py)."""
+    rows = (
         TournamentPlayer.objects.filter(tournament=tournament)
-        .select_related("user")
         .order_by("-points", "-wins", "joined", "pk")
+        .values_list(
+            "user_id",
+            f"user__{get_user_model().USERNAME_FIELD}",
+            "points",
+            "games",
+            "wins",
+            "streak",
+            "paused",
+            "withdrawn",
+        )
     )
+    players: list[Ranked] = []
     previous = None
-    for index, player in enumerate(players):
-        key = (player.points, player.wins)
-        player.rank = previous[1] if previous and previous[0] == key else index + 1
-        previous = (key, player.rank)
+    for index, row in enumerate(rows):
+        key = (row[2], row[4])  # points, wins
+        rank = previous[1] if previous and previous[0] == key else index + 1
+        previous = (key, rank)
+        players.append(Ranked(rank, *row))
     return players
 
 
@@ -111,8 +142,8 @@ def _playing(tournament: Tournament) -> dict[int, int]:
     return {user: game for user, game in rows if user is not None}
 
 
-def player_json(player: TournamentPlayer, playing: dict[int, int]) -> dict:
-    name = player.user.get_username()
+def player_json(player: Ranked, playing: dict[int, int]) -> dict:
+    name = player.name
     return {
         "rank": player.rank,
         "name": name,
