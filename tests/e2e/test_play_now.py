@@ -106,3 +106,22 @@ def test_a_wait_is_canceled_and_the_phone_lobby_shows_play_now(browser, server):
         assert not phone.errors, phone.errors
     finally:
         phone.context.close()
+
+
+def test_a_guest_with_no_name_is_sent_to_the_name_field_not_told_about_headers(browser, server):
+    """Play now before choosing a name: the page says, in a person's words, to choose one (the
+    API's 401 sentence names the Authorization header, for programs), and the name field has
+    the focus."""
+    guest = Person(browser, server, viewport=LAPTOP)
+    try:
+        page = guest.goto("/")
+        page.wait_for_selector("#pool-play")
+        page.wait_for_load_state("networkidle")
+        page.click("#pool-play")
+        page.wait_for_selector("#pool-error:not([hidden])")
+        said = page.inner_text("#pool-error")
+        assert said == "Choose your name above (or log in), then press Play now.", said
+        assert page.evaluate("document.activeElement.id") == "play-name"
+        assert page.locator("#pool-waiting:not([hidden])").count() == 0
+    finally:
+        guest.context.close()

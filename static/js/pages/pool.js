@@ -150,7 +150,12 @@ if (root && data) {
     render();
     const reply = await request("POST", "/api/pool", {kind, options: {mode, rated: isRated}});
     state.busy = false;
-    if (!reply.ok) {
+    if (reply.status === 401) {
+      // The API's sentence is for programs (it names the Authorization header): a person is
+      // shown the name field the lobby asks for.
+      state.error = "Choose your name above (or log in), then press Play now.";
+      document.getElementById("play-name")?.focus();
+    } else if (!reply.ok) {
       state.error = reply.detail;
     } else {
       take(reply.data);
