@@ -188,3 +188,36 @@ def test_a_choice_the_server_refuses_comes_back_beside_its_control_at_the_lobby(
         assert not person.errors
     finally:
         person.context.close()
+
+
+def test_a_refused_control_keeps_the_focus_when_the_page_finishes_loading_late(browser, server):
+    """The server sends a refused form back at /#new-table. A browser scrolls to that fragment
+    when the page has loaded, and Chromium takes the focus away then (the folded options cannot
+    have it): on a slow network, with the lobby's script run well before the page's last one,
+    the refused control lost its focus. The last script is held back here for a second."""
+    person = Person(browser, server, viewport=LAPTOP)
+    try:
+        sign_up(person, "Iris")
+        page = person.goto("/")
+
+        def late(route):
+            page.wait_for_timeout(1500)
+            route.continue_()
+
+        page.route(re.compile(r"/js/pages/pool\.js"), late)
+        page.click("#new-table > summary")
+        page.evaluate(
+            "() => { for (const el of document.querySelectorAll('#table-form input, "
+            "#table-form option')) el.disabled = false;"
+            " document.querySelector('input[name=rules][value=declare]').checked = true;"
+            " document.querySelector('#mode').value = 'ultra'; }"
+        )
+        page.click("button:has-text('Create table')")
+        page.wait_for_load_state("load")
+        assert page.url.endswith("/#new-table") and page.is_visible("#mode-error")
+        wait_for_focus(page, "mode")
+        page.wait_for_timeout(300)  # and it stays there
+        assert page.evaluate("() => document.activeElement.id") == "mode"
+        assert not person.errors
+    finally:
+        person.context.close()

@@ -105,11 +105,16 @@ if (refused) {
   const message = document.getElementById(`${refused.id}-error`);
   const target = refused.disabled && message ? message : refused;
   if (target === message) message.tabIndex = -1;
-  // After the browser's own autofocus pass (which skips a control turned off meanwhile).
-  requestAnimationFrame(() => setTimeout(() => {
+  // After the browser's own autofocus pass (which skips a control turned off meanwhile), and
+  // after the page has loaded: the server sends the form back at /#new-table, and a browser
+  // scrolling to that fragment on load takes the focus away from the control (Chromium does when
+  // the fragment's element, the folded options, cannot have it itself).
+  const focusRefused = () => requestAnimationFrame(() => setTimeout(() => {
     target.focus();
     target.scrollIntoView({block: "center"});
   }));
+  if (document.readyState === "complete") focusRefused();
+  else window.addEventListener("load", focusRefused, {once: true});
 }
 
 /* The live lobby: the lobby socket (/ws/lobby/, games/lobby_consumer.py) pushes
