@@ -87,7 +87,7 @@ class Server:
             SQLITE_PATH=str(tmp / "server.sqlite3"),
             DJANGO_DEBUG="0",
             DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
-            DJANGO_SETTINGS_MODULE="config.settings",
+            DJANGO_SETTINGS_MODULE="tests.server_settings",  # the product's, a fast hasher
             RATE_LIMIT_JOINS="off",
             RATE_LIMIT_MOVES="off",
             RATE_LIMIT_CHAT="off",
@@ -295,7 +295,7 @@ def pytest_configure(config):
     django_settings.PUBLIC_TABLES_PER_HOUR = 0
     # Passwords hashed in the test process with a fast hasher, as Django's testing docs advise
     # (PBKDF2 takes a quarter second a password here: a hundred accounts took half a minute).
-    # The servers the tests start hash as the product does.
+    # So do the servers the tests start (tests/server_settings.py).
     django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Test processes share one Redis but not one database: each gets keys of its own.
     prefix = f"test-{os.getpid()}"

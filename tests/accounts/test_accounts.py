@@ -203,3 +203,15 @@ def test_a_renamed_account_is_found_by_its_new_name_only(client, django_user_mod
     user.save()
     assert client.get("/api/users/ada_l").status_code == 200
     assert client.get("/api/users/ada").status_code == 404
+
+
+def test_the_product_hashes_passwords_with_pbkdf2():
+    """The suite's servers hash with a fast hasher (tests/server_settings.py); the product's
+    settings keep Django's PBKDF2 first."""
+    import importlib
+
+    from django.conf import global_settings
+
+    product = importlib.import_module("config.settings")  # settings_production imports it
+    hashers = getattr(product, "PASSWORD_HASHERS", global_settings.PASSWORD_HASHERS)
+    assert hashers[0] == "django.contrib.auth.hashers.PBKDF2PasswordHasher"
