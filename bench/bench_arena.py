@@ -6,6 +6,7 @@ Run on demand (never part of the test suite; about ten minutes at the defaults):
     .venv/bin/python bench/bench_arena.py
     .venv/bin/python bench/bench_arena.py --quick                 # 40 bots: about 2.5 minutes
     .venv/bin/python bench/bench_arena.py --bots 400 --seconds 120
+    .venv/bin/python bench/bench_arena.py --seconds 90 --profile /tmp/arena-profile  # py-spy
     .venv/bin/python bench/run_all.py arena                       # or `make bench`: every bench
 
 The servers are bench_load's ``scaled`` scenario (``bench_load.start_stage``): two daphne
@@ -711,11 +712,18 @@ def run_arena(stage, args) -> tuple[Arena, dict, dict, bool]:
         meter = load.Meter(stage.servers, [], database=stage.database)
         time.sleep(max(start - time.perf_counter(), 0))
         before = meter.snapshot()
+        profilers = []
+        if args.profile:
+            profilers = load.start_profilers("arena", stage.servers, args.seconds, args.profile)
         time.sleep(max(run.arena_end - time.perf_counter(), 0))
         after = meter.snapshot()
         cpu = load.Meter.cores(before, after)
         cpu["duration"] = after["at"] - before["at"]
         drained = done.result(DRAIN_S + 30)
+        for proc, out in profilers:
+            proc.wait(timeout=60)
+            print(f"\n== profile of {out.stem} (py-spy) ==")
+            print(load.summarize_profile(out) if out.exists() else "  no samples")
         return arena, made, cpu, drained
     finally:
         with contextlib.suppress(Exception):
@@ -839,7 +847,17 @@ def main(argv: list[str]) -> int:
         "--quick", action="store_true", help="a short smoke run: 40 bots, 15 s warm-up, 45 s"
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="FOLDER",
+        help="py-spy both daphne processes over the window; raw samples kept in FOLDER",
+    )
     args = parser.parse_args(argv)
+    if args.profile:
+        if not load.py_spy():
+            parser.error("--profile needs py-spy: .venv/bin/pip install py-spy")
+        args.profile.mkdir(parents=True, exist_ok=True)
     if args.quick:
         args.bots, args.seconds, args.warmup = min(args.bots, 40), 45.0, 15.0
     if args.watchers is None:

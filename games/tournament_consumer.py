@@ -5,13 +5,14 @@ tournament starts or ends), the socket is sent the object `GET /api/tournaments/
 (games.tournament_reads.tournament_detail: the tournament, a page of its standings, the podium,
 and ``me``, the reader's entry when its browser is signed in), as ``{"type": "tournament",
 "tournament": {...}}``. A change is sent at once, and the changes heard within SEND_EVERY_S
-after it share the next frame; a process's sockets share one read of every page after a
-change (`_shared_state`, `_heard`): hundreds of watchers cost a read a change, not one each
+after it share the next frame. A process's sockets of a tournament share what it takes
+(`_Watch`): one member of the tournament's group, one read of every page after a change, one
+frame's text a page; hundreds of watchers cost a read a change, not one each
 (bench/bench_arena.py); a signed-in socket reads its ``me`` alone.
 
-While it is open the socket also moves the tournament on by the clock (games.tournaments.tick:
-its start, its end, seating whoever waits), at most every TICK_S per process, so a page open
-is enough to keep a tournament going without `manage.py arenas`.
+While one is open the process also moves the tournament on by the clock
+(games.tournaments.tick: its start, its end, seating whoever waits), at most every TICK_S, so a
+page open is enough to keep a tournament going without `manage.py arenas`.
 
 A client may send ``{"type": "page", "page": n}`` (that page of the standings from now on) or
 ``{"type": "sync"}``; anything else is answered with an error and never closes the socket.
@@ -25,9 +26,10 @@ import logging
 import time
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 
-from games import arena, lobby, runtime, tournament_reads, tournaments
+from games import arena, lobby, realtime, runtime, tournament_reads, tournaments
 from games.consumers import KnownSocket
 from games.errors import GameError
 
@@ -48,12 +50,6 @@ def _me(tournament_id: int, user_id: int) -> dict | None:
     tournament = tournaments.tournament_of(tournament_id)
     viewer = get_user_model().objects.filter(pk=user_id).first()
     return tournament_reads.viewer_entry(tournament, viewer)
-
-
-# The latest read of each tournament's standings pushed after a change, in this process:
-# {tournament: (when it began, its task: every page's state)}. A socket that heard a change at
-# `heard` may send a read that began after then (so after the change's commit).
-_reads: dict[int, tuple[float, asyncio.Future]] = {}
 
 
 class _Pages:
@@ -86,34 +82,6 @@ def _all_pages(tournament_id: int) -> _Pages:
     )
 
 
-async def _shared_state(tournament_id: int, page: int, heard: float) -> tuple[dict, str]:
-    """A page of the tournament read after `heard`, one read shared by the process's sockets
-    of every page."""
-    found = _reads.get(tournament_id)
-    loop = asyncio.get_running_loop()
-    if found is None or found[0] < heard or found[1].get_loop() is not loop:
-        found = (time.monotonic(), asyncio.ensure_future(runtime.run_db(_all_pages, tournament_id)))
-        _reads[tournament_id] = found
-    pages = await asyncio.shield(found[1])
-    return pages.page(page)
-
-
-# When this process first heard each of the latest changes (its id: games.arena.changed):
-# the sockets that hear it later (a few milliseconds apart, hundreds of them) share the read
-# that began after the first heard it, instead of each asking for one newer than itself.
-_first_heard: dict[str, float] = {}
-
-
-def _heard(change: str | None) -> float:
-    now = time.monotonic()
-    if change is None:
-        return now
-    heard = _first_heard.setdefault(change, now)
-    if len(_first_heard) > 256:
-        del _first_heard[next(iter(_first_heard))]
-    return heard
-
-
 def _tick(tournament_id: int) -> None:
     now = time.monotonic()
     if now - _last_tick.get(tournament_id, 0.0) < TICK_S:
@@ -127,78 +95,179 @@ def _user_of(session) -> int | None:
     return player.user_id if player is not None else None
 
 
+class _Watch:
+    """A tournament's sockets in this process, and what they share: one member of the
+    tournament's group for all of them (its changes are heard once here, not once a socket),
+    one timer and one read of every page a change (`_all_pages`), and one ticker.
+
+    A change is sent at once, and the changes heard within SEND_EVERY_S after a frame share
+    the next one; a change heard while a read runs gets a read of its own after it. Each socket
+    is sent its page of that read, a signed-in one with its own ``me`` read apart. After the
+    channel layer between processes lost messages (games.realtime's RESYNC), every socket
+    reads afresh. Each of 400 watchers used to hear every change, set its own timer and wait on
+    the shared read in a task of its own, and tick the tournament from a thread every TICK_S:
+    most of a process's time in bench/bench_arena.py."""
+
+    def __init__(self, tournament_id: int) -> None:
+        self.tournament_id = tournament_id
+        self.sockets: set[TournamentConsumer] = set()
+        self.due = False  # a change heard that no read has begun after
+        self.timer: asyncio.TimerHandle | None = None
+        self.reading: asyncio.Task | None = None
+        self.sent = 0.0  # when the last read after a change began
+        self.channel: str | None = None
+        self.ready = asyncio.ensure_future(self._join())
+        self.tasks: list[asyncio.Task] = []
+
+    async def _join(self) -> None:
+        layer = get_channel_layer()
+        self.channel = await layer.new_channel()
+        await layer.group_add(arena.group_name(self.tournament_id), self.channel)
+        self.tasks = [
+            asyncio.ensure_future(self._listen(layer)),
+            asyncio.ensure_future(self._tick()),
+        ]
+
+    async def _listen(self, layer) -> None:
+        while True:
+            message = await layer.receive(self.channel)
+            if message.get("type") in (CHANGED, realtime.RESYNC):
+                self.changed()
+
+    async def _tick(self) -> None:
+        """Move the tournament on by the clock while its page is open here."""
+        while True:
+            await asyncio.sleep(TICK_S)
+            if time.monotonic() - _last_tick.get(self.tournament_id, 0.0) < TICK_S:
+                continue  # ticked by a request meanwhile
+            try:
+                await runtime.run_db(_tick, self.tournament_id)
+            except Exception:
+                log.exception("Ticking tournament %s", self.tournament_id)
+
+    def changed(self) -> None:
+        self.due = True
+        if self.timer is None and self.reading is None:
+            wait = max(0.0, self.sent + SEND_EVERY_S - time.monotonic())
+            self.timer = asyncio.get_running_loop().call_later(wait, self._read)
+
+    def _read(self) -> None:
+        self.timer = None
+        self.reading = asyncio.ensure_future(self._send_all())
+
+    async def _send_all(self) -> None:
+        self.due = False
+        self.sent = time.monotonic()
+        try:
+            pages = await runtime.run_db(_all_pages, self.tournament_id)
+        except GameError as error:
+            pages = error
+        except Exception:
+            log.exception("Reading tournament %s", self.tournament_id)
+            pages = None
+        try:
+            if pages is not None:
+                for socket in list(self.sockets):
+                    await socket.push(pages)
+        finally:
+            self.reading = None
+            if self.due:
+                self.changed()
+
+    async def stop(self) -> None:
+        for task in (self.ready, *self.tasks):
+            task.cancel()
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.channel is not None:
+            layer = get_channel_layer()
+            await layer.group_discard(arena.group_name(self.tournament_id), self.channel)
+
+
+# This process's watches, by event loop and tournament.
+_watches: dict[tuple[asyncio.AbstractEventLoop, int], _Watch] = {}
+CHANGED = "tournament.changed"
+
+
+async def _watch(socket: TournamentConsumer) -> _Watch:
+    key = (asyncio.get_running_loop(), socket.tournament_id)
+    watch = _watches.get(key)
+    if watch is None:
+        watch = _watches[key] = _Watch(socket.tournament_id)
+    watch.sockets.add(socket)
+    await asyncio.shield(watch.ready)
+    return watch
+
+
+async def _unwatch(socket: TournamentConsumer) -> None:
+    key = (asyncio.get_running_loop(), socket.tournament_id)
+    watch = _watches.get(key)
+    if watch is None or socket not in watch.sockets:
+        return
+    watch.sockets.discard(socket)
+    if not watch.sockets:
+        del _watches[key]
+        await watch.stop()
+
+
 class TournamentConsumer(KnownSocket, AsyncWebsocketConsumer):
     kind = "tournament"
 
     async def connect(self) -> None:
         self.tournament_id = self.scope["url_route"]["kwargs"]["tournament_id"]
         self.page = 1
-        self.pending: asyncio.TimerHandle | None = None
-        self.heard = 0.0  # when the change the pending frame is for was heard
-        self.sent = 0.0  # when the last frame after a change was sent
-        self.ticker: asyncio.Task | None = None
         self.user_id = await runtime.run_db(_user_of, self.scope.get("session"))
-        self.group = arena.group_name(self.tournament_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.opened = False
+        await _watch(self)  # its changes heard before the first state is read
         await self.accept()
+        self.opened = True
         if not await self.send_state():
             await self.close(4404)
-            return
-        self.ticker = asyncio.ensure_future(self.tick_while_open())
 
     async def __call__(self, scope, receive, send):
         try:
             await super().__call__(scope, receive, send)
         finally:
             self.ended()
+            await _unwatch(self)
 
     async def disconnect(self, code) -> None:
-        if self.pending is not None:
-            self.pending.cancel()
-        if self.ticker is not None:
-            self.ticker.cancel()
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await _unwatch(self)
 
-    async def tick_while_open(self) -> None:
-        while True:
-            await asyncio.sleep(TICK_S)
-            try:
-                await runtime.run_db(_tick, self.tournament_id)
-            except Exception:
-                log.exception("Ticking tournament %s", self.tournament_id)
-
-    async def send_state(self, heard: float | None = None) -> bool:
-        """Send the state: read for this socket, or (`heard`: after a change heard then) the
-        process's shared read of its page, with this socket's own ``me``."""
+    async def send_state(self) -> bool:
+        """Read the state for this socket alone (on connect, a page asked, a sync) and send it."""
         try:
-            if heard is None:
-                state = await runtime.run_db(_state, self.tournament_id, self.page, self.user_id)
-                text = runtime.json_text({"type": "tournament", "tournament": state})
-            else:
-                state, text = await _shared_state(self.tournament_id, self.page, heard)
-                if self.user_id is not None:
-                    me = await runtime.run_db(_me, self.tournament_id, self.user_id)
-                    state = {**state, "me": me}
-                    text = runtime.json_text({"type": "tournament", "tournament": state})
+            state = await runtime.run_db(_state, self.tournament_id, self.page, self.user_id)
         except GameError as error:
             await self.send(text_data=json.dumps({"type": "error", "detail": error.message}))
             return False
-        await self.send(text_data=text)
+        await self.send(text_data=runtime.json_text({"type": "tournament", "tournament": state}))
         return True
 
-    async def tournament_changed(self, message: dict) -> None:
-        """A change: sent at once, or, within SEND_EVERY_S of the last frame sent after a
-        change, once that time is up (the changes heard meanwhile share that frame)."""
-        if self.pending is None:
-            self.heard = _heard(message.get("change"))
-            loop = asyncio.get_running_loop()
-            wait = max(0.0, self.sent + SEND_EVERY_S - time.monotonic())
-            self.pending = loop.call_later(wait, self._send_soon)
+    async def push(self, pages: _Pages | GameError) -> None:
+        """Send this socket its page of the read every socket here shares after a change (a
+        signed-in one with its own ``me``, read apart)."""
+        if not self.opened:
+            return  # its first state, read once accepted, comes after this change
+        try:
+            if isinstance(pages, GameError):
+                await self.send(text_data=json.dumps({"type": "error", "detail": pages.message}))
+                return
+            state, text = pages.page(self.page)
+            if self.user_id is None:
+                await self.send(text_data=text)
+                return
+            asyncio.ensure_future(self._push_with_me(state))
+        except Exception:
+            log.exception("Pushing tournament %s", self.tournament_id)
 
-    def _send_soon(self) -> None:
-        self.pending = None
-        self.sent = time.monotonic()
-        asyncio.ensure_future(self.send_state(self.heard))
+    async def _push_with_me(self, state: dict) -> None:
+        try:
+            me = await runtime.run_db(_me, self.tournament_id, self.user_id)
+            frame = {"type": "tournament", "tournament": {**state, "me": me}}
+            await self.send(text_data=runtime.json_text(frame))
+        except Exception:
+            log.exception("Pushing tournament %s", self.tournament_id)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         try:

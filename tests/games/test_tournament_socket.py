@@ -174,3 +174,61 @@ def test_the_standings_every_socket_shares_are_read_as_values_not_rows():
     ]
     assert first["standings"][3]["rank"] == 3
     assert [p["rank"] for p in second["standings"]][:2] == [21, 21]  # p08 and p09: 4 points
+
+
+def test_a_process_s_sockets_hear_each_change_once_and_tick_once(monkeypatch):
+    """Three sockets of a tournament are one member of its group in their process (a change is
+    heard once there, not once a socket: 400 watchers each heard every game's end) and tick
+    the tournament from one timer, not one a socket; once they close, nothing is left."""
+    monkeypatch.setattr(tournament_consumer, "TICK_S", 0.2)
+    ticks = []
+    monkeypatch.setattr(tournament_consumer, "_tick", lambda tid: ticks.append(tid))
+    async_to_sync(_one_member)()
+    assert 1 <= len(ticks) <= 6, ticks  # about 1 s / 0.2 s for the three sockets, not 15
+
+
+async def _one_member():
+    tournament = await an_arena()
+    layer, group = get_channel_layer(), arena.group_name(tournament.pk)
+    sockets = []
+    for _ in range(3):
+        socket = WebsocketCommunicator(
+            application, f"/ws/tournaments/{tournament.pk}/", headers=SAME_ORIGIN
+        )
+        assert (await socket.connect())[0]
+        await socket.receive_json_from(timeout=5)
+        sockets.append(socket)
+    assert len(layer.here().groups[group]) == 1
+    await players_score(tournament, {"ann": 1.0})
+    await layer.group_send(group, arena.changed(tournament.pk))
+    for socket in sockets:
+        frame = (await socket.receive_json_from(timeout=5))["tournament"]
+        assert [p["name"] for p in frame["standings"]] == ["ann"]
+    await asyncio.sleep(1.0)
+    for socket in sockets:
+        await socket.disconnect()
+    await asyncio.sleep(0.1)
+    assert group not in layer.here().groups
+
+
+def test_after_the_layer_lost_messages_the_sockets_read_the_standings_afresh():
+    """When the channel layer between processes comes back from an outage (games.realtime
+    tells every group RESYNC), the tournament's sockets are sent the standings read afresh; the
+    socket used to fail on a message it had no handler for."""
+    async_to_sync(_resync)()
+
+
+async def _resync():
+    tournament = await an_arena()
+    socket = WebsocketCommunicator(
+        application, f"/ws/tournaments/{tournament.pk}/", headers=SAME_ORIGIN
+    )
+    assert (await socket.connect())[0]
+    await socket.receive_json_from(timeout=5)
+    await players_score(tournament, {"ann": 3.0})  # its change lost in the outage
+    get_channel_layer().here().resync()
+    frame = (await socket.receive_json_from(timeout=5))["tournament"]
+    assert [p["name"] for p in frame["standings"]] == ["ann"]
+    await socket.send_json_to({"type": "sync"})  # and the socket is still open
+    assert (await socket.receive_json_from(timeout=5))["type"] == "tournament"
+    await socket.disconnect()
