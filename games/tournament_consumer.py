@@ -184,8 +184,9 @@ class _Watch:
             await layer.group_discard(arena.group_name(self.tournament_id), self.channel)
 
 
-# This process's watches, by event loop and tournament.
+# This process's watches, by event loop and tournament; the signed-in sockets' pushes running.
 _watches: dict[tuple[asyncio.AbstractEventLoop, int], _Watch] = {}
+_pushing: set[asyncio.Task] = set()
 CHANGED = "tournament.changed"
 
 
@@ -257,7 +258,9 @@ class TournamentConsumer(KnownSocket, AsyncWebsocketConsumer):
             if self.user_id is None:
                 await self.send(text_data=text)
                 return
-            asyncio.ensure_future(self._push_with_me(state))
+            task = asyncio.ensure_future(self._push_with_me(state))
+            _pushing.add(task)  # the loop holds tasks weakly
+            task.add_done_callback(_pushing.discard)
         except Exception:
             log.exception("Pushing tournament %s", self.tournament_id)
 

@@ -46,6 +46,17 @@ def wait_for_focus(page, element_id: str) -> None:
     )
 
 
+def force_declare_ultra(page) -> None:
+    """Declare + UltraSet, forced past the form (an old page, or a hand-made post): the server
+    refuses it beside the way to play."""
+    page.evaluate(
+        "() => { for (const el of document.querySelectorAll('#table-form input, "
+        "#table-form option')) el.disabled = false;"
+        " document.querySelector('input[name=rules][value=declare]').checked = true;"
+        " document.querySelector('#mode').value = 'ultra'; }"
+    )
+
+
 def box(page, selector: str) -> dict:
     """Where the first element `selector` is drawn, in one read (the lobby's socket may redraw
     the lists at any moment)."""
@@ -174,12 +185,7 @@ def test_a_choice_the_server_refuses_comes_back_beside_its_control_at_the_lobby(
         )
         shoot(page, "lobby-desktop-refused")
         # Declare + UltraSet, forced past the form: the message is beside the way to play.
-        page.evaluate(
-            "() => { for (const el of document.querySelectorAll('#table-form input, "
-            "#table-form option')) el.disabled = false;"
-            " document.querySelector('input[name=rules][value=declare]').checked = true;"
-            " document.querySelector('#mode').value = 'ultra'; }"
-        )
+        force_declare_ultra(page)
         page.click("button:has-text('Create table')")
         page.wait_for_selector("#mode-error")
         assert "/play/new" not in page.url and "classic" in page.inner_text("#mode-error")
@@ -206,12 +212,7 @@ def test_a_refused_control_keeps_the_focus_when_the_page_finishes_loading_late(b
 
         page.route(re.compile(r"/js/pages/pool\.js"), late)
         page.click("#new-table > summary")
-        page.evaluate(
-            "() => { for (const el of document.querySelectorAll('#table-form input, "
-            "#table-form option')) el.disabled = false;"
-            " document.querySelector('input[name=rules][value=declare]').checked = true;"
-            " document.querySelector('#mode').value = 'ultra'; }"
-        )
+        force_declare_ultra(page)
         page.click("button:has-text('Create table')")
         page.wait_for_load_state("load")
         assert page.url.endswith("/#new-table") and page.is_visible("#mode-error")

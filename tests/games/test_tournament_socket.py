@@ -44,6 +44,16 @@ def players_score(tournament, points: dict[str, float]) -> None:
         TournamentPlayer.objects.create(tournament=tournament, user=user, points=scored, games=1)
 
 
+async def a_socket(tournament) -> WebsocketCommunicator:
+    """A socket of the tournament's page, its first frame read."""
+    socket = WebsocketCommunicator(
+        application, f"/ws/tournaments/{tournament.pk}/", headers=SAME_ORIGIN
+    )
+    assert (await socket.connect())[0]
+    await socket.receive_json_from(timeout=5)
+    return socket
+
+
 def test_the_sockets_share_one_read_of_the_standings_after_a_change(monkeypatch):
     async_to_sync(_share_one_read)(monkeypatch)
 
@@ -94,11 +104,7 @@ def test_a_change_reaches_the_sockets_while_djangos_thread_is_busy():
 async def _while_busy():
     tournament = await an_arena()
     await players_score(tournament, {"ann": 1.0})
-    socket = WebsocketCommunicator(
-        application, f"/ws/tournaments/{tournament.pk}/", headers=SAME_ORIGIN
-    )
-    assert (await socket.connect())[0]
-    await socket.receive_json_from(timeout=5)
+    socket = await a_socket(tournament)
     await players_score(tournament, {"bob": 2.0})
     release = threading.Event()
     busy = asyncio.ensure_future(sync_to_async(release.wait)())  # Django's thread, held
@@ -122,11 +128,7 @@ def test_a_change_is_sent_at_once_and_the_next_ones_share_a_frame_a_moment_later
 
 async def _at_once_then_shared():
     tournament = await an_arena()
-    socket = WebsocketCommunicator(
-        application, f"/ws/tournaments/{tournament.pk}/", headers=SAME_ORIGIN
-    )
-    assert (await socket.connect())[0]
-    await socket.receive_json_from(timeout=5)
+    socket = await a_socket(tournament)
     layer, group = get_channel_layer(), arena.group_name(tournament.pk)
     await players_score(tournament, {"ann": 1.0})
     await layer.group_send(group, arena.changed(tournament.pk))
@@ -192,12 +194,7 @@ async def _one_member():
     layer, group = get_channel_layer(), arena.group_name(tournament.pk)
     sockets = []
     for _ in range(3):
-        socket = WebsocketCommunicator(
-            application, f"/ws/tournaments/{tournament.pk}/", headers=SAME_ORIGIN
-        )
-        assert (await socket.connect())[0]
-        await socket.receive_json_from(timeout=5)
-        sockets.append(socket)
+        sockets.append(await a_socket(tournament))
     assert len(layer.here().groups[group]) == 1
     await players_score(tournament, {"ann": 1.0})
     await layer.group_send(group, arena.changed(tournament.pk))
@@ -220,11 +217,7 @@ def test_after_the_layer_lost_messages_the_sockets_read_the_standings_afresh():
 
 async def _resync():
     tournament = await an_arena()
-    socket = WebsocketCommunicator(
-        application, f"/ws/tournaments/{tournament.pk}/", headers=SAME_ORIGIN
-    )
-    assert (await socket.connect())[0]
-    await socket.receive_json_from(timeout=5)
+    socket = await a_socket(tournament)
     await players_score(tournament, {"ann": 3.0})  # its change lost in the outage
     get_channel_layer().here().resync()
     frame = (await socket.receive_json_from(timeout=5))["tournament"]
