@@ -469,6 +469,35 @@ def test_solitaire_runs_a_clock_counts_sets_shows_one_and_ends_with_the_time(bro
     sol.close()
 
 
+def test_a_card_under_a_resting_pointer_holds_still_while_the_clock_ticks(browser, server):
+    """A pointer resting on a card's bottom edge: the card's face lifts, and its box (what a
+    click hits) stays where it is while the page changes around it. (A lifted box left the
+    pointer, lost its hover at the clock's next tick, fell back under the pointer and rose
+    again: the card shook as long as the pointer rested, and a test's click once waited 15 s
+    for it to hold still.)"""
+    sol = Person(browser, server)
+    page = sol.goto("/solitaire/")
+    page.fill("#solo-name", "still")
+    page.click("button:has-text('Start the clock')")
+    page.wait_for_url(re.compile(r"/solitaire/\d+/$"))
+    sol.wait_live()
+    card = page.locator("#board .card").first
+    page.wait_for_timeout(700)  # the deal's animation is over
+    box = card.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 1)
+    tops = set()
+    for _ in range(60):  # three ticks of the clock
+        page.wait_for_timeout(50)
+        tops.add(round(card.bounding_box()["y"], 1))
+    assert tops == {round(box["y"], 1)}, tops
+    lifted = card.evaluate("c => getComputedStyle(c.querySelector('svg')).transform")
+    assert lifted != "none", "the hovered card's face did not lift"
+    page.mouse.down()
+    page.mouse.up()
+    assert "selected" in card.get_attribute("class")
+    sol.close()
+
+
 def test_keys_mirror_the_board_and_a_chosen_layout_names_them(browser, server):
     kim = Person(browser, server)
     page = kim.goto("/solitaire/")
