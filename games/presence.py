@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+import uuid
 
 from django.conf import settings
 from django.core.cache import cache
@@ -129,20 +130,56 @@ def tables_with_someone_here(game_ids) -> set[int]:
     }
 
 
-STREAMS_KEY = "event-streams"
-"""The accounts' open event streams (accounts.events): one entry a stream, its account's id."""
+STREAMS_KEY = "event-streams-by-process"
+"""The accounts' open event streams (accounts.events), shared by every process: one entry a
+process, the accounts of its open streams. (The key is not the one of the earlier format, one
+entry a stream: during a rolling deploy an old process reads neither format's entries wrongly;
+each lists the streams of its own kind of process until the deploy ends.)"""
+
+# This process's entry among STREAMS_KEY's, and its open streams (member: account id). A
+# stream's arrival, its heartbeat and its end change the process's list here; the shared value
+# is written when the list of accounts changes, and otherwise at most every half heartbeat to
+# keep the entry fresh. Each of 400 streams rewrote its own entry of the one value at each of
+# its heartbeats: 20 reads and writes of a value of 400 entries a second (bench/bench_arena.py).
+PROCESS = uuid.uuid4().hex
+_streams: dict[str, int] = {}
+_streams_written: dict = {"users": None, "at": 0.0}
+_streams_guard = threading.Lock()
+
+
+def _write_streams(*, refresh: bool) -> None:
+    """Write this process's entry when its accounts changed (or, with `refresh`, when it was
+    written longer than half a heartbeat ago); remove it once no stream is open here."""
+    with _streams_guard:
+        users = sorted(set(_streams.values()))
+        now = time.time()
+        unchanged = users == _streams_written["users"]
+        if unchanged and not (
+            refresh and now - _streams_written["at"] >= settings.LOBBY_HEARTBEAT_S / 2
+        ):
+            return
+        if users:
+            _arrive(STREAMS_KEY, PROCESS, {"users": users})
+        else:
+            _leave(STREAMS_KEY, PROCESS)
+        _streams_written.update(users=users, at=now)
 
 
 def stream_arrive(member: str, user_id: int) -> None:
     """Count an account's event stream as open (or say it still is)."""
-    _arrive(STREAMS_KEY, member, {"user": user_id})
+    with _streams_guard:
+        _streams[member] = user_id
+    _write_streams(refresh=True)
 
 
 def stream_leave(member: str) -> None:
     """An account's event stream ended."""
-    _leave(STREAMS_KEY, member)
+    with _streams_guard:
+        _streams.pop(member, None)
+    _write_streams(refresh=False)
 
 
 def streams_open() -> set[int]:
     """The accounts (their ids) with an event stream open now, in any process."""
-    return {entry["user"] for entry in _fresh(cache.get(STREAMS_KEY), time.time()).values()}
+    entries = _fresh(cache.get(STREAMS_KEY), time.time()).values()
+    return {user for entry in entries for user in entry.get("users", ())}

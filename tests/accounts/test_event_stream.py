@@ -322,6 +322,48 @@ async def _quiet():
     assert newlines >= 5
 
 
+def test_a_process_writes_its_streams_as_one_entry_when_they_change_not_at_each_heartbeat(
+    settings, monkeypatch
+):
+    """The open streams shared by every process (games.presence): a process's streams are one
+    entry, written when its accounts change and kept fresh at most every half heartbeat, not
+    rewritten by each stream's heartbeat (400 streams rewrote one value of 400 entries 20
+    times a second). What GET /api/bot/online reads is the accounts of every process."""
+    from django.core.cache import cache
+
+    from games import presence
+
+    settings.LOBBY_HEARTBEAT_S = 20
+    writes: list[dict] = []
+    real = cache.set
+
+    def counted(key, value, *args, **kwargs):
+        if key == presence.STREAMS_KEY:
+            writes.append(value)
+        return real(key, value, *args, **kwargs)
+
+    monkeypatch.setattr(cache, "set", counted)
+    monkeypatch.setattr(presence, "_streams", {}, raising=False)
+    monkeypatch.setattr(presence, "_streams_written", {"users": None, "at": 0.0}, raising=False)
+    for n in range(100):  # 100 streams of 3 accounts open, then each says it is still open
+        presence.stream_arrive(f"s{n}", n % 3 + 1)
+    for n in range(100):
+        presence.stream_arrive(f"s{n}", n % 3 + 1)
+    assert len(writes) == 3, writes  # one a new account; the heartbeats write nothing new
+    presence._arrive(presence.STREAMS_KEY, "another process", {"users": [9]})
+    assert presence.streams_open() == {1, 2, 3, 9}
+    for n in range(100):
+        if n % 3:
+            presence.stream_leave(f"s{n}")
+    assert len(writes) == 6 and presence.streams_open() == {1, 9}  # (and another's entry)
+    presence._streams_written["at"] -= 11  # half a heartbeat later, a heartbeat refreshes it
+    presence.stream_arrive("s0", 1)
+    assert len(writes) == 7 and presence.streams_open() == {1, 9}
+    for n in range(0, 100, 3):
+        presence.stream_leave(f"s{n}")
+    assert presence.streams_open() == {9}
+
+
 def test_an_accounts_lobby_socket_is_sent_its_challenges_and_their_game():
     async_to_sync(_lobby_socket)()
 
