@@ -342,6 +342,8 @@ class ArenaRun(bots.Run):
 
     tournament_id: int = 0
     arena_end: float = math.inf  # perf_counter() of the arena's end
+    # time.time() - time.perf_counter(): the database's times on the bots' clock (one machine)
+    clock_offset: float = 0.0
     draining: bool = False
     starts: dict[str, dict[int, float]] = field(default_factory=dict)  # bot -> game -> at
     finishes_at: dict[str, dict[int, float]] = field(default_factory=dict)
@@ -535,7 +537,8 @@ class Arena:
         made = await self.bots[0].checked("POST", "/api/tournaments", body, want=201)
         run.tournament_id = made["id"]
         ends_at = datetime.datetime.fromisoformat(made["ends_at"]).timestamp()
-        run.arena_end = time.perf_counter() + ends_at - time.time()
+        run.clock_offset = time.time() - time.perf_counter()
+        run.arena_end = ends_at - run.clock_offset
         # The watchers first (each page, both processes), then the joins, a few at once.
         pages = max(1, -(-args.bots // PAGE_SIZE))
         self.watchers = [
@@ -625,6 +628,33 @@ def seated_figures(arena: Arena) -> dict:
             if following is None:
                 unseated += 1
     return {"wait": bots.spread(waits), "unseated": unseated, "paused": paused, "n": counted_ends}
+
+
+def seated_parts(arena: Arena, facts: dict) -> dict:
+    """Figure 1 in three parts, for the same game ends, by the database's times (on the bots'
+    clock: one machine): the game's end as committed -> as its bot saw it; that commit -> the
+    next table's creation (the tick, the pairing, the wait for others); that creation -> its
+    gameStart on the bot's event stream."""
+    run, games = arena.run, {g["id"]: g for g in facts["games"]}
+    parts: dict[str, list[float]] = {"end seen": [], "seated": [], "start seen": []}
+    last = run.arena_end - WAIT_LIMIT_S
+    for bot in arena.bots:
+        starts = sorted(run.starts[bot.name].items(), key=lambda kv: kv[1])
+        for (game_id, _), following in zip(starts, starts[1:], strict=False):
+            ended = bot.game_ended(game_id)
+            game, after = games.get(game_id), games.get(following[0])
+            if ended is None or not run.start <= ended < last or not game or not after:
+                continue
+            if not game["finished"] or any(
+                a < following[1] and b > ended for a, b in run.pauses[bot.name]
+            ):
+                continue
+            finished = game["finished"] - run.clock_offset
+            created = after["created"] - run.clock_offset
+            parts["end seen"].append(max(ended - finished, 0.0))
+            parts["seated"].append(max(created - finished, 0.0))
+            parts["start seen"].append(max(following[1] - created, 0.0))
+    return {name: bots.spread(values) for name, values in parts.items()}
 
 
 def pushed_figures(arena: Arena, facts: dict) -> dict:
@@ -758,6 +788,10 @@ def report(arena: Arena, cpu: dict, facts: dict, checked: dict, drained: bool, a
         f"    ({seated['n']} game ends counted, {seated['paused']} left out for a pause, "
         f"{seated['unseated']} not seated again by the arena's end)"
     )
+    parts = seated_parts(arena, facts)
+    print(row("  its end committed -> seen by the bot", parts["end seen"]))
+    print(row("  its end committed -> next table made", parts["seated"]))
+    print(row("  next table made -> its gameStart seen", parts["start seen"]))
     print(row("game end -> a watcher's standings with it", pushed["push"]))
     print(
         f"    ({pushed['games']} games judged by {pushed['watchers']} watchers, "
@@ -822,6 +856,7 @@ def report(arena: Arena, cpu: dict, facts: dict, checked: dict, drained: bool, a
         "lag": bots.spread(run.lag),
         "drained": drained,
         "seated": seated,
+        "seated_parts": parts,
         "pushed": pushed,
         "checked": {k: v for k, v in checked.items() if k != "mismatches"},
         "mismatches": checked["mismatches"][:50],
