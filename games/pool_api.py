@@ -13,7 +13,7 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import limits, pool, tournaments
+from games import limits, pool, runtime, tournaments
 from games.auth import (
     AccountGrant,
     BearerAuthentication,
@@ -192,14 +192,17 @@ class PoolView(APIView):
         checked.is_valid(raise_exception=True)
         pool.play_now_pool(checked.validated_data["kind"], checked.validated_data["options"])
         limits.check("joins", limits.client_address(request.META))
-        if player.user_id is not None:  # out of its arenas for the while (games.tournaments)
-            tournaments.arenas_pause(user=player.user)
-        pool.play_now_enter(
-            player=player,
-            kind=checked.validated_data["kind"],
-            options=checked.validated_data["options"],
-            credential=credential_of(request),
-        )
+        # Out of its arenas for the while (games.tournaments), in the transaction that puts it
+        # in the pool: a Play now refused (a ban, a rated wait) leaves its arenas as they were.
+        with runtime.write_transaction():
+            if player.user_id is not None:
+                tournaments.arenas_pause(user=player.user)
+            pool.play_now_enter(
+                player=player,
+                kind=checked.validated_data["kind"],
+                options=checked.validated_data["options"],
+                credential=credential_of(request),
+            )
         return Response(pool.pool_state(player), status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(

@@ -559,3 +559,25 @@ def test_play_now_pauses_the_arenas_one_plays_in_so_they_do_not_take_one_back(ac
     assert [e.pool for e in PoolEntry.objects.filter(status="waiting")] == [
         "set:set-classic:casual"
     ]
+
+
+def test_a_play_now_refused_leaves_the_arenas_one_plays_in_as_they_were(accounts, monkeypatch):
+    """Play now pauses one's arenas only when it puts one in its pool: refused (here a rated
+    Play now for an account that must wait before playing rated), the player still plays the
+    arena, waiting in its pool."""
+    from games import tournaments
+    from games.models import TournamentPlayer
+
+    user, token = accounts[0]
+    arena = tournaments.tournament_create(
+        user=None, kind="square", options={"mode": "square"}, starts_at=timezone.now(), minutes=10
+    )
+    tournaments.tournament_join(tournament_id=arena.pk, user=user)
+    until = timezone.now() + datetime.timedelta(minutes=20)
+    monkeypatch.setattr(
+        manners, "rated_wait", lambda user_id, **kw: {"until": until, "leaves": [], "minutes": 20}
+    )
+    refused = play(token, mode="set-classic", rated=True)
+    assert refused.status_code == 403 and "rated" in refused.json()["detail"]
+    assert not TournamentPlayer.objects.get(tournament=arena, user=user).paused
+    assert [e.pool for e in PoolEntry.objects.filter(status="waiting")] == [f"arena:{arena.pk}"]
