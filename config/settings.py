@@ -48,6 +48,7 @@ from pathlib import Path
 
 import dj_database_url
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -64,6 +65,21 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if not value:
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_number(name: str, default: str, kind=int, minimum=None):
+    """A number from the environment (`kind`: int or float), or `default`; a value that is not
+    one, or below `minimum`, stops the start with a sentence naming the variable."""
+    value = os.environ.get(name) or default
+    try:
+        number = kind(value)
+    except ValueError:
+        number = None
+    if number is None or (minimum is not None and number < minimum):
+        what = "a whole number" if kind is int else "a number"
+        least = f" of at least {minimum}" if minimum is not None else ""
+        raise ImproperlyConfigured(f"{name} must be {what}{least}, not {value!r}.")
+    return number
 
 
 SECRET_KEY = os.environ.get(
@@ -174,7 +190,13 @@ if os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS["default"]["CONFIG"] = {
         "inner": {
             # Pub/sub: a change is published once and each process hands it to its own
-            # sockets, instead of one Redis message per socket (bench/bench_load.py).
+            # sockets, instead of one Redis message per socket (bench/bench_load.py). The
+            # server is listed REDIS_LAYER_SHARDS times: channels-redis publishes through one
+            # connection a host, one message at a time behind a lock, each waiting for its
+            # answer on a busy event loop; one connection a shard publishes that many at once
+            # (a group's messages keep their order: a group is always on one shard). With one,
+            # 400 arena bots' events from the other process came p99 5-7 s late; with 16,
+            # 0.5-1.1 s (bench/bench_arena.py).
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [
@@ -187,7 +209,8 @@ if os.environ.get("REDIS_URL"):
                         # sockets at once needs more for a moment.
                         "max_connections": 1000,
                     }
-                ],
+                ]
+                * env_number("REDIS_LAYER_SHARDS", "16", minimum=1),
                 "prefix": CHANNEL_PREFIX,
             },
         }
@@ -305,31 +328,31 @@ SPECTACULAR_SETTINGS = {
 }
 
 # The plain-text protocol's /watch waits at most this long before answering the current board.
-SET_WATCH_TIMEOUT_S = float(os.environ.get("SET_WATCH_TIMEOUT_S", "30"))
+SET_WATCH_TIMEOUT_S = env_number("SET_WATCH_TIMEOUT_S", "30", float)
 # A game's NDJSON stream (GET /api/games/<id>/stream, games.follow): a bare newline after this
 # many seconds without a line keeps it open; at most this many open at once per account, seat or
 # client address (in each server process), a 429 beyond.
-GAME_STREAM_KEEPALIVE_S = float(os.environ.get("GAME_STREAM_KEEPALIVE_S", "7"))
-GAME_STREAMS_MAX_OPEN = int(os.environ.get("GAME_STREAMS_MAX_OPEN", "8"))
+GAME_STREAM_KEEPALIVE_S = env_number("GAME_STREAM_KEEPALIVE_S", "7", float)
+GAME_STREAMS_MAX_OPEN = env_number("GAME_STREAMS_MAX_OPEN", "8")
 # An account's event stream (GET /api/stream/event, accounts.events): a bare newline after this
 # many quiet seconds; at most this many open at once per account (in each server process).
-EVENT_STREAM_KEEPALIVE_S = float(os.environ.get("EVENT_STREAM_KEEPALIVE_S", "7"))
-EVENT_STREAMS_MAX_OPEN = int(os.environ.get("EVENT_STREAMS_MAX_OPEN", "4"))
+EVENT_STREAM_KEEPALIVE_S = env_number("EVENT_STREAM_KEEPALIVE_S", "7", float)
+EVENT_STREAMS_MAX_OPEN = env_number("EVENT_STREAMS_MAX_OPEN", "4")
 # A challenge between accounts (accounts.challenges) waits this long for its answer; an account
 # sends at most RATE_LIMIT_CHALLENGES of them.
-CHALLENGE_EXPIRES_S = float(os.environ.get("CHALLENGE_EXPIRES_S", "60"))
+CHALLENGE_EXPIRES_S = env_number("CHALLENGE_EXPIRES_S", "60", float)
 # Arena tournaments (games.tournaments): the seconds of a tournament's minute (a test's
 # tournament may be shortened), and the daily arenas' hour (UTC).
-ARENA_MINUTE_S = float(os.environ.get("ARENA_MINUTE_S", "60"))
-ARENA_DAILY_HOUR = int(os.environ.get("ARENA_DAILY_HOUR", "18"))
+ARENA_MINUTE_S = env_number("ARENA_MINUTE_S", "60", float)
+ARENA_DAILY_HOUR = env_number("ARENA_DAILY_HOUR", "18")
 # Play now: past this wait, a player sits with whoever of 2 or more is closest (games.pool).
-POOL_WAIT_LIMIT_S = float(os.environ.get("POOL_WAIT_LIMIT_S", "10"))
+POOL_WAIT_LIMIT_S = env_number("POOL_WAIT_LIMIT_S", "10", float)
 RATE_LIMIT_CHALLENGES = os.environ.get("RATE_LIMIT_CHALLENGES", "20/min")
 # Reports an account may file (games.moderation; beyond, 429).
 RATE_LIMIT_REPORTS = os.environ.get("RATE_LIMIT_REPORTS", "20/hour")
 # Threads per process that run game reads and writes (0: 1 on SQLite, 12 on other databases:
 # a move waits for its game's row lock, and pushes must not queue behind it).
-GAME_DB_THREADS = int(os.environ.get("GAME_DB_THREADS", "0"))
+GAME_DB_THREADS = env_number("GAME_DB_THREADS", "0")
 # Per-client rate limits (games/limits.py): joining a game or table, and moves through the JSON
 # API, the WebSocket and the plain-text protocol. "N/s", "N/min", "N/hour" or "off".
 RATE_LIMIT_JOINS = os.environ.get("RATE_LIMIT_JOINS", "60/min")
@@ -337,22 +360,22 @@ RATE_LIMIT_MOVES = os.environ.get("RATE_LIMIT_MOVES", "20/s")
 # The live lobby (/ws/lobby/, games.lobby_consumer): a table nobody has played at for this long
 # is shown as idle; an open lobby socket says it is still there this often, and counts as online
 # until this long after it last did; a socket is sent the lists at most once this often.
-LOBBY_IDLE_AFTER_S = float(os.environ.get("LOBBY_IDLE_AFTER_S", "600"))
-LOBBY_HEARTBEAT_S = float(os.environ.get("LOBBY_HEARTBEAT_S", "20"))
-LOBBY_PRESENCE_TTL_S = float(os.environ.get("LOBBY_PRESENCE_TTL_S", "60"))
-LOBBY_REFRESH_S = float(os.environ.get("LOBBY_REFRESH_S", "0.5"))
+LOBBY_IDLE_AFTER_S = env_number("LOBBY_IDLE_AFTER_S", "600", float)
+LOBBY_HEARTBEAT_S = env_number("LOBBY_HEARTBEAT_S", "20", float)
+LOBBY_PRESENCE_TTL_S = env_number("LOBBY_PRESENCE_TTL_S", "60", float)
+LOBBY_REFRESH_S = env_number("LOBBY_REFRESH_S", "0.5", float)
 RATE_LIMIT_CHAT = os.environ.get("RATE_LIMIT_CHAT", "10/10s")
 # The site's manners (games/manners.py, issue 28): the lobby's chat opens to an account once it
 # has finished this many games (0: to every named player); a player (an account, a guest's
 # session) may have at most this many unfinished public tables made in the last hour (0: no
 # limit).
-LOBBY_CHAT_MIN_GAMES = int(os.environ.get("LOBBY_CHAT_MIN_GAMES", "3"))
-PUBLIC_TABLES_PER_HOUR = int(os.environ.get("PUBLIC_TABLES_PER_HOUR", "4"))
+LOBBY_CHAT_MIN_GAMES = env_number("LOBBY_CHAT_MIN_GAMES", "3")
+PUBLIC_TABLES_PER_HOUR = env_number("PUBLIC_TABLES_PER_HOUR", "4")
 # Leaving rated games (games/manners.py): this many leaves in 24 hours are free; the next one
 # makes the account wait LEAVE_WAIT_MINUTES (after its last leave) before it plays rated again,
 # and each one more doubles the wait (0: no wait).
-LEAVE_FREE_PER_DAY = int(os.environ.get("LEAVE_FREE_PER_DAY", "2"))
-LEAVE_WAIT_MINUTES = int(os.environ.get("LEAVE_WAIT_MINUTES", "10"))
+LEAVE_FREE_PER_DAY = env_number("LEAVE_FREE_PER_DAY", "2")
+LEAVE_WAIT_MINUTES = env_number("LEAVE_WAIT_MINUTES", "10")
 # The chat's word filter (games/wordfilter.py): a line that says one of these words, whole, in
 # any case, accents, repeated letters, digits for letters or letters apart, is shown to its writer
 # only. A word ending in "*" matches the words it begins. A short list of common insults and

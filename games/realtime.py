@@ -78,6 +78,11 @@ PING_INTERVAL_S = 1.0
 RESYNC = "game.resync"
 """What a game's members hear once the layer between processes is back after losing messages:
 read the game afresh (a WebSocket sends its state if it is newer than the one it showed)."""
+RESYNC_AGAIN_S = 3.0
+"""How long after the ping came back the members read afresh once more: the inner layer holds
+a connection to Redis a shard (settings' REDIS_LAYER_SHARDS) and the ping goes through one of
+them; channels-redis's receivers retry each second after they lost theirs, so the others are
+back within about a second of it, and what they lost meanwhile is read by this second pass."""
 
 
 RESTART = "server.restart"
@@ -238,7 +243,7 @@ class GamesLayer(BaseChannelLayer):
 
     CONFIG: ``inner`` (a layer's settings, {"BACKEND": ..., "CONFIG": {...}}, or a layer),
     ``origin`` (this process's name on the inner layer; runtime.ORIGIN), ``sweep_interval``,
-    ``ping_interval`` (PING_INTERVAL_S), ``capacity`` and ``channel_capacity`` as Channels'
+    ``ping_interval`` (PING_INTERVAL_S), ``resync_again`` (RESYNC_AGAIN_S), ``capacity`` and ``channel_capacity`` as Channels'
     layers (a full channel misses group messages).
     Messages are handed over as they are, not copied: a receiver must not change one. The
     channels here do not expire (``expiry`` is accepted for Channels' sake): a member leaves its
@@ -254,6 +259,7 @@ class GamesLayer(BaseChannelLayer):
         origin: str | None = None,
         sweep_interval: float = SWEEP_INTERVAL_S,
         ping_interval: float = PING_INTERVAL_S,
+        resync_again: float = RESYNC_AGAIN_S,
         expiry: int = 60,
         capacity: int = 100,
         channel_capacity=None,
@@ -266,6 +272,7 @@ class GamesLayer(BaseChannelLayer):
         self.origin = origin or runtime.ORIGIN
         self.sweep_interval = sweep_interval
         self.ping_interval = ping_interval
+        self.resync_again = resync_again
         self._mark = uuid.uuid4().hex[:12]  # in the names of this layer's channels
         self._numbers = itertools.count(1)
         self._locals: dict[asyncio.AbstractEventLoop, _Local] = {}
@@ -560,12 +567,14 @@ class _Local:
 
     def pinged(self, number: int) -> None:
         """This loop's ping came back: if one was lost before, the layer between processes is
-        back, and what it lost meanwhile is read afresh by every member here."""
+        back, and what it lost meanwhile is read afresh by every member here, at once and
+        again RESYNC_AGAIN_S later (once every shard's connection is back)."""
         self.pings_heard = max(self.pings_heard, number)
         if self.deaf and self.pings_heard == self.pings_sent:
             self.deaf = False
             log.warning("The channel layer between processes is back: members read afresh")
             self.resync()
+            self.loop.call_later(self.layer.resync_again, self.resync)
 
     def resync(self) -> None:
         """Tell every group here that messages may have been lost: a game's members read the

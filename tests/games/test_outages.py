@@ -217,7 +217,7 @@ class LossyLayer(InMemoryChannelLayer):
 def test_once_the_layer_between_processes_is_back_every_member_reads_afresh():
     async def run():
         inner = LossyLayer()
-        layer = realtime.GamesLayer(inner=inner, ping_interval=0.05)
+        layer = realtime.GamesLayer(inner=inner, ping_interval=0.05, resync_again=0.3)
         game = await layer.new_channel()
         lobby = await layer.new_channel()
         await layer.group_add(realtime.group_name(7), game)
@@ -229,13 +229,22 @@ def test_once_the_layer_between_processes_is_back_every_member_reads_afresh():
         inner.down = False
         heard = await asyncio.wait_for(layer.receive(game), 2)
         told = await asyncio.wait_for(layer.receive(lobby), 2)
+        at = time.monotonic()
+        # Once more a moment later: the layer's other connections (a shard each) came back
+        # each on its own, and what they lost meanwhile is read by this second pass.
+        again = await asyncio.wait_for(layer.receive(game), 2)
+        later = time.monotonic() - at
+        await asyncio.sleep(0.5)
+        after = layer.here().groups[realtime.group_name(7)][game].queue.qsize()
         await layer.close()
-        return quiet, heard, told
+        return quiet, heard, told, again, later, after
 
-    quiet, heard, told = async_to_sync(run)()
+    quiet, heard, told, again, later, after = async_to_sync(run)()
     assert quiet == 0  # pings that come back tell no one anything
     assert heard == {"type": realtime.RESYNC}
     assert told == {"type": "lobby.changed"}
+    assert again == {"type": realtime.RESYNC} and later >= 0.2
+    assert after == 0  # and then nothing more
 
 
 # -- connections PostgreSQL closed (a restart) are replaced, not used -------------------------

@@ -100,6 +100,29 @@ def test_production_settings_refuse_to_start_without_a_secret_key():
     assert "DJANGO_SECRET_KEY" in result.stderr
 
 
+@pytest.mark.parametrize(
+    "name, value, said",
+    [
+        ("REDIS_LAYER_SHARDS", "0", "REDIS_LAYER_SHARDS must be a whole number of at least 1"),
+        ("GAME_STREAMS_MAX_OPEN", "many", "GAME_STREAMS_MAX_OPEN must be a whole number"),
+        ("LOBBY_HEARTBEAT_S", "20s", "LOBBY_HEARTBEAT_S must be a number, not '20s'"),
+    ],
+)
+def test_a_setting_that_is_not_a_number_stops_the_start_with_its_name(name, value, said):
+    env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:6379/0", name: value}
+    env.pop("DATABASE_URL", None)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert said in result.stderr.strip().splitlines()[-1], result.stderr[-500:]
+
+
 def test_sqlite_runs_in_wal_mode_with_immediate_transactions():
     from django.db import connection
 
