@@ -243,8 +243,8 @@ class GamesLayer(BaseChannelLayer):
 
     CONFIG: ``inner`` (a layer's settings, {"BACKEND": ..., "CONFIG": {...}}, or a layer),
     ``origin`` (this process's name on the inner layer; runtime.ORIGIN), ``sweep_interval``,
-    ``ping_interval`` (PING_INTERVAL_S), ``resync_again`` (RESYNC_AGAIN_S), ``capacity`` and ``channel_capacity`` as Channels'
-    layers (a full channel misses group messages).
+    ``ping_interval`` (PING_INTERVAL_S), ``resync_again`` (RESYNC_AGAIN_S), ``capacity`` and
+    ``channel_capacity`` as Channels' layers (a full channel misses group messages).
     Messages are handed over as they are, not copied: a receiver must not change one. The
     channels here do not expire (``expiry`` is accepted for Channels' sake): a member leaves its
     groups with group_discard, and a channel in no group, with nothing to read and nobody

@@ -469,6 +469,16 @@ def test_solitaire_runs_a_clock_counts_sets_shows_one_and_ends_with_the_time(bro
     sol.close()
 
 
+def start_solitaire(person: Person, name: str):
+    """Start a solitaire of the whole deck under `name`; its page, live."""
+    page = person.goto("/solitaire/")
+    page.fill("#solo-name", name)
+    page.click("button:has-text('Start the clock')")
+    page.wait_for_url(re.compile(r"/solitaire/\d+/$"))
+    person.wait_live()
+    return page
+
+
 def test_a_card_under_a_resting_pointer_holds_still_while_the_clock_ticks(browser, server):
     """A pointer resting on a card's bottom edge: the card's face lifts, and its box (what a
     click hits) stays where it is while the page changes around it. (A lifted box left the
@@ -476,11 +486,7 @@ def test_a_card_under_a_resting_pointer_holds_still_while_the_clock_ticks(browse
     again: the card shook as long as the pointer rested, and a test's click once waited 15 s
     for it to hold still.)"""
     sol = Person(browser, server)
-    page = sol.goto("/solitaire/")
-    page.fill("#solo-name", "still")
-    page.click("button:has-text('Start the clock')")
-    page.wait_for_url(re.compile(r"/solitaire/\d+/$"))
-    sol.wait_live()
+    page = start_solitaire(sol, "still")
     card = page.locator("#board .card").first
     page.wait_for_timeout(700)  # the deal's animation is over
     box = card.bounding_box()
@@ -500,11 +506,7 @@ def test_a_card_under_a_resting_pointer_holds_still_while_the_clock_ticks(browse
 
 def test_keys_mirror_the_board_and_a_chosen_layout_names_them(browser, server):
     kim = Person(browser, server)
-    page = kim.goto("/solitaire/")
-    page.fill("#solo-name", "kim")
-    page.click("button:has-text('Start the clock')")
-    page.wait_for_url(re.compile(r"/solitaire/\d+/$"))
-    kim.wait_live()
+    page = start_solitaire(kim, "kim")
 
     def key_of(row: int, col: int) -> str:
         cards = page.locator("#board .card:not(.taken)")

@@ -84,11 +84,9 @@ def test_production_settings_pass_check_deploy():
     assert "no issues" in result.stdout
 
 
-def test_production_settings_refuse_to_start_without_a_secret_key():
-    env = dict(os.environ)
-    env.pop("DJANGO_SECRET_KEY", None)
-    env.update(DJANGO_SETTINGS_MODULE="config.settings_production", DJANGO_ALLOWED_HOSTS="x.org")
-    result = subprocess.run(
+def manage_check(env: dict) -> subprocess.CompletedProcess:
+    """`manage.py check` in a process of its own with this environment."""
+    return subprocess.run(
         [sys.executable, "manage.py", "check"],
         cwd=ROOT,
         env=env,
@@ -96,6 +94,13 @@ def test_production_settings_refuse_to_start_without_a_secret_key():
         text=True,
         timeout=120,
     )
+
+
+def test_production_settings_refuse_to_start_without_a_secret_key():
+    env = dict(os.environ)
+    env.pop("DJANGO_SECRET_KEY", None)
+    env.update(DJANGO_SETTINGS_MODULE="config.settings_production", DJANGO_ALLOWED_HOSTS="x.org")
+    result = manage_check(env)
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY" in result.stderr
 
@@ -111,14 +116,7 @@ def test_production_settings_refuse_to_start_without_a_secret_key():
 def test_a_setting_that_is_not_a_number_stops_the_start_with_its_name(name, value, said):
     env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:6379/0", name: value}
     env.pop("DATABASE_URL", None)
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = manage_check(env)
     assert result.returncode != 0
     assert said in result.stderr.strip().splitlines()[-1], result.stderr[-500:]
 
