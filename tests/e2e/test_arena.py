@@ -73,11 +73,17 @@ def shot(page, name: str) -> None:
 
 
 def standings(page) -> dict[str, str]:
-    rows = page.locator("#standings tr").all()
-    return {
-        row.get_attribute("data-player"): row.locator("td.arena-points").inner_text()
-        for row in rows
-    }
+    """Each player's points as the standings show them, read in one pass of the page's own
+    script: a frame may redraw the table at any moment (the last games of an ended arena are
+    scored after its end), and rows read one by one across a redraw could see a player twice
+    and miss another as the ranks move."""
+    return dict(
+        page.eval_on_selector_all(
+            "#standings tr",
+            "rows => rows.map(r => [r.dataset.player,"
+            " r.querySelector('td.arena-points').innerText])",
+        )
+    )
 
 
 def test_two_people_join_an_arena_see_the_standings_live_and_the_podium(browser, server):

@@ -13,6 +13,7 @@ import pytest
 from tests.bots.playing import account, call, running_bots, until
 from tests.conftest import Server
 from tests.e2e.conftest import E2E, PHONE, watched_page
+from tests.e2e.test_arena import standings
 from tests.e2e.test_leaving import log_in
 
 pytestmark = E2E
@@ -78,11 +79,6 @@ def server(tmp_path_factory):
     running.stop()
 
 
-def points_shown(page) -> dict[str, str]:
-    rows = page.locator("#standings tr").all()
-    return {r.get_attribute("data-player"): r.locator("td.arena-points").inner_text() for r in rows}
-
-
 def test_eight_bots_and_two_people_play_an_arena_to_its_podium(browser, server, tmp_path):
     tid = int(server.shell(SETUP).splitlines()[-1])
     names = [f"ab{uuid.uuid4().hex[:6]}" for _ in range(BOTS)]
@@ -127,7 +123,7 @@ def test_eight_bots_and_two_people_play_an_arena_to_its_podium(browser, server, 
             # played when it ended finish and count: the pages may differ for a moment.)
             for page in (ann, bob):
                 assert page.locator("#podium .step-1 .podium-name").inner_text() in names
-                assert set(points_shown(page)) == {*names, "ann", "bob"}
+                assert set(standings(page)) == {*names, "ann", "bob"}
             assert not ann_errors and not bob_errors, (ann_errors, bob_errors)
 
         # The games the bots were still at when the arena ended finish and count: recount once
