@@ -43,8 +43,11 @@ whose POST was sent in the window:
   (the server stamps its channel message ``announced_at`` for its own metrics, but that never
   reaches a client), so it is bounded from both sides: from the mover's **send** (before the
   commit: an upper bound) and from the answer's **arrival** at the mover (after the commit: a lower
-  bound, 0 when the stream line came first). p50/p95/p99/max of both, and per move the
-  slower of the two bots;
+  bound, 0 when the stream line came first); and, tightest, from the move's row **made**: its
+  ``games_move.created``, which the write stamps just before its statement and commit (read from
+  the database after the run, on the bots' clock: one machine), an upper bound short of the
+  commit by one statement. p50/p95/p99/max of the three, and per move the slower of the two
+  bots (from the send);
 - lost: a move whose version never reached a bot's stream (neither its line nor a later one
   within 5 s), as bench_load counts a WebSocket's; the run exits 1 when there are any. A stream
   that falls behind sends the newest state and skips the ones it superseded (games.follow's
@@ -61,7 +64,8 @@ do, on different processes), the same think time, window and warm-up. The verdic
 daphne processes' CPU per accepted move (and the whole server side's: daphne, PostgreSQL, Redis)
 of the bots with the WebSocket players'.
 
-Targets: stream delay p99 <= 50 ms (judged on the upper bound; the lower bound is shown too),
+Targets: stream delay p99 <= 50 ms (judged on the tightest upper bound, from the row made; the
+send's and the answer's bounds are shown too),
 none lost, the daphne processes' CPU per move <= 1.25 x the WebSocket players'. ``--profile``
 samples both daphne processes with py-spy during the bots' window and the WebSocket players'
 (bench_load's profiler).
@@ -374,6 +378,7 @@ class Run:
     games: int = 0  # games started in the window
     finishes: int = 0  # gameFinish events
     lag: list[float] = field(default_factory=list)
+    clock_offset: float = 0.0  # time.time() - time.perf_counter(), for the database's times
     errors: collections.Counter = field(default_factory=collections.Counter)
     tasks: set = field(default_factory=set)  # held here: the loop keeps only weak references
 
@@ -647,6 +652,7 @@ class Bots:
     async def play(self, start: float, end: float) -> None:
         run = self.run
         run.start, run.end = start, end
+        run.clock_offset = time.time() - time.perf_counter()
         run.spawn(self.watch_lag())
         players = [run.spawn(bot.play()) for bot in self.bots]
         await asyncio.sleep(max(end - time.perf_counter(), 0))
@@ -658,15 +664,33 @@ class Bots:
         await self.cancel()
 
 
-def bots_figures(run: Run, duration: float) -> dict:
-    """The stream delays, lost versions and gaps of the moves sent in the window."""
-    upper, lower, slower = [], [], []
+def rows_made(database: str, moves: list[Move]) -> dict[tuple[int, int], float]:
+    """When each move's row was made (``games_move.created``, Unix seconds), by (game, version):
+    the write stamps it just before its statement, so just before its commit."""
+    import psycopg
+
+    games = sorted({move.game_id for move in moves})
+    wanted = {(move.game_id, move.version) for move in moves}
+    with psycopg.connect(load.PG_URL.format(db=database), connect_timeout=5) as conn:
+        rows = conn.execute(
+            "SELECT game_id, seq, extract(epoch FROM created)::float8 FROM games_move "
+            "WHERE game_id = ANY(%s)",
+            (games,),
+        ).fetchall()
+    return {(g, seq): at for g, seq, at in rows if (g, seq) in wanted}
+
+
+def bots_figures(run: Run, duration: float, made: dict[tuple[int, int], float]) -> dict:
+    """The stream delays, lost versions and gaps of the moves sent in the window; `made`: each
+    move's row's time (rows_made)."""
+    upper, lower, slower, from_row = [], [], [], []
     counts: collections.Counter = collections.Counter()
     accepted = [m for m in run.moves if m.counted]
     for move in accepted:
         followers = run.by_game.get(move.game_id, [])
         counts["never"] += max(2 - len(followers), 0)  # a bot that never opened the stream
         arrivals = []
+        row = made.get((move.game_id, move.version))
         for follow in followers:
             verdict, at = judge(move.version, follow.full, follow.seen)
             counts[verdict] += 1
@@ -674,6 +698,8 @@ def bots_figures(run: Run, duration: float) -> dict:
                 arrivals.append(at)
                 upper.append(max(at - move.sent, 0.0))
                 lower.append(max(at - move.answered, 0.0))
+                if row is not None:
+                    from_row.append(max(at - (row - run.clock_offset), 0.0))
         if len(arrivals) == 2:  # both bots updated: the slower of the two, from the send
             slower.append(max(arrivals) - move.sent)
     gaps = sum(version_gaps(f.versions) for f in run.follows.values())
@@ -684,6 +710,8 @@ def bots_figures(run: Run, duration: float) -> dict:
         "races": run.races,
         "from_send": spread(upper),
         "from_answer": spread(lower),
+        "from_row": spread(from_row),
+        "rows_missing": sum((m.game_id, m.version) not in made for m in accepted),
         "both_bots": spread(slower),
         "move_latency": spread(run.latency),
         "seen": counts["seen"],
@@ -747,7 +775,8 @@ def run_bots(stage, args, profile_dir: Path) -> tuple[dict, dict, list[str]]:
             except Exception:  # noqa: BLE001
                 proc.kill()
             profiles.append(load.summarize_profile(out) if out.exists() else "  no samples")
-        figures = bots_figures(bots.run, duration)
+        made = rows_made(stage.database, [m for m in bots.run.moves if m.counted])
+        figures = bots_figures(bots.run, duration, made)
         figures["duration"] = duration
         figures["server"] = scraped
         return figures, cpu, profiles
@@ -801,6 +830,9 @@ def report(bots: dict, bots_cpu: dict, ws: load.Outcome | None, args) -> dict:
     print("  commit -> each bot's gameState of the move's version:")
     print(row("from the mover's send (upper bound)", bots["from_send"]))
     print(row("from the answer's arrival (lower bound)", bots["from_answer"]))
+    print(row("from the move's row made (upper bound)", bots["from_row"]))
+    if bots["rows_missing"]:
+        print(f"    ({bots['rows_missing']} accepted moves' rows not found)")
     print(row("both bots updated, from send", bots["both_bots"]))
     print(row("move request, send -> answer", bots["move_latency"]))
     print(
@@ -855,16 +887,17 @@ def report(bots: dict, bots_cpu: dict, ws: load.Outcome | None, args) -> dict:
             f"  bots / WebSocket players, CPU per move: daphne {ratio_daphne:.2f}x, "
             f"daphne + PostgreSQL + Redis {ratio_side:.2f}x"
         )
-    p99 = bots["from_send"]["p99"]
+    p99 = bots["from_row"]["p99"]
     verdicts = {
-        "p99": p99 <= TARGET_P99_S * 1000,
+        "p99": p99 <= TARGET_P99_S * 1000 and not bots["rows_missing"],
         "lost": bots["lost"] == 0,
         "cpu": ratio_daphne <= TARGET_CPU_RATIO,
     }
     print("\n== verdict ==")
     print(
-        f"  stream delay p99 <= 50 ms (from send): {p99:.1f} ms "
-        f"[{'PASS' if verdicts['p99'] else 'MISS'}] (from the answer: "
+        f"  stream delay p99 <= 50 ms of the commit (from the row made): {p99:.1f} ms "
+        f"[{'PASS' if verdicts['p99'] else 'MISS'}] (from the send: "
+        f"{bots['from_send']['p99']:.1f} ms; from the answer: "
         f"{bots['from_answer']['p99']:.1f} ms)"
     )
     print(
