@@ -194,8 +194,8 @@ class PostgresOps:
         sql, params = _rating_changes(op.game_id, op.mode, op.changes, now)
         if self.conn.execute(sql, params).rowcount != len(op.changes):
             return False  # the game has rated already (its changes and ratings are one write)
-        for row in _rating_rows(op.mode, op.changes, now):
-            self.conn.execute(_UPSERT_RATING, row)
+        with self.conn.pipeline(), self.conn.cursor() as cursor:
+            cursor.executemany(_UPSERT_RATING, _rating_rows(op.mode, op.changes, now))
         return True
 
     def read_arena(self, op: ReadArena):
@@ -215,10 +215,9 @@ class PostgresOps:
         if self.conn.execute(_ARENA_SCORED, (True, op.game_id)).rowcount != 1:
             return False  # scored already (its rows and the players' points are one write)
         inserted, updated = _arena_rows(op.game_id, op.tournament_id, op.scores, utc_now())
-        for row in inserted:
-            self.conn.execute(_ARENA_SCORE, row)
-        for row in updated:
-            self.conn.execute(_ARENA_PLAYER, row)
+        with self.conn.pipeline(), self.conn.cursor() as cursor:  # sent at once: one round trip
+            cursor.executemany(_ARENA_SCORE, inserted)
+            cursor.executemany(_ARENA_PLAYER, updated)
         return True
 
     def seat_by_token(self, token: str) -> SeatRef | None:
@@ -258,8 +257,12 @@ class AsyncPostgresOps(PostgresOps):
             return cached, None, None
         if op.lock:
             if not self.in_transaction:
-                await self.conn.execute("BEGIN")
-                self.in_transaction = True
+                # BEGIN and the locked read sent together: one round trip, not two, for a
+                # transaction that holds the game's row until it ends.
+                async with self.conn.pipeline():
+                    await self.conn.execute("BEGIN")
+                    self.in_transaction = True
+                    return await _apg_locked_head(self._one, self._all, op)
             return await _apg_locked_head(self._one, self._all, op)
         sql = _JOIN_READ if op.seats else _HEAD
         row = await self._one(sql, (cached.version if cached else -1, op.game_id))
@@ -315,8 +318,8 @@ class AsyncPostgresOps(PostgresOps):
         sql, params = _rating_changes(op.game_id, op.mode, op.changes, now)
         if (await self.conn.execute(sql, params)).rowcount != len(op.changes):
             return False  # the game has rated already (its changes and ratings are one write)
-        for row in _rating_rows(op.mode, op.changes, now):
-            await self.conn.execute(_UPSERT_RATING, row)
+        async with self.conn.pipeline(), self.conn.cursor() as cursor:
+            await cursor.executemany(_UPSERT_RATING, _rating_rows(op.mode, op.changes, now))
         return True
 
     async def read_arena(self, op: ReadArena):
@@ -336,10 +339,9 @@ class AsyncPostgresOps(PostgresOps):
         if (await self.conn.execute(_ARENA_SCORED, (True, op.game_id))).rowcount != 1:
             return False  # scored already (its rows and the players' points are one write)
         inserted, updated = _arena_rows(op.game_id, op.tournament_id, op.scores, utc_now())
-        for row in inserted:
-            await self.conn.execute(_ARENA_SCORE, row)
-        for row in updated:
-            await self.conn.execute(_ARENA_PLAYER, row)
+        async with self.conn.pipeline(), self.conn.cursor() as cursor:  # one round trip
+            await cursor.executemany(_ARENA_SCORE, inserted)
+            await cursor.executemany(_ARENA_PLAYER, updated)
         return True
 
     async def seat_by_token(self, token: str) -> SeatRef | None:

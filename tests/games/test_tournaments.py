@@ -8,6 +8,7 @@ import functools
 import random
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
@@ -111,6 +112,43 @@ def test_two_players_who_join_a_running_arena_are_seated_together_and_scored_wit
     assert {e.user.username for e in tournaments.waiting(t)} == {"ann", "bob"}
     tournaments.tick(t, now=later())
     assert TournamentGame.objects.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rated_table_of_four_ended_on_the_event_loop_scores_and_rates_all_four_with_its_end():
+    """The loop's own connection (the WebSocket's and the API's moves) writes a game's end, its
+    four score rows, the players' points and their ratings in one transaction (on PostgreSQL
+    the rows go in one round trip each kind: a transaction that holds the game's row)."""
+    t = arena_now(rated=True)
+    users = [account(name) for name in ("ann", "bob", "cy", "dee")]
+    for user in users:
+        tournaments.tournament_join(tournament_id=t.pk, user=user)
+    (link,) = TournamentGame.objects.all()  # four wait: their table starts at once
+    seats = list(Seat.objects.filter(game_id=link.game_id).order_by("number"))
+    tokens = [seat.token for seat in seats]
+
+    async def play() -> None:
+        for turn in range(600):
+            game = await Game.objects.aget(pk=link.game_id)
+            if game.status == Game.Status.OVER:
+                return
+            state = GameState.from_dict(game.state["game"])
+            seat = await store.aseat_by_token(tokens[state.to_move - 1])
+            action = choose_move(state, random.Random(turn))
+            await services.amove(game_id=link.game_id, seat=seat, action=action)
+        raise AssertionError("the game did not end")
+
+    async_to_sync(play)()
+    link.refresh_from_db()
+    assert link.scored
+    scores = {s.user.username: s for s in TournamentScore.objects.filter(game_id=link.game_id)}
+    assert set(scores) == {"ann", "bob", "cy", "dee"}
+    assert sum(s.points for s in scores.values()) == 6.0  # 3 + 2 + 1 + 0, ties sharing
+    for entry in TournamentPlayer.objects.filter(tournament=t):
+        assert (entry.games, entry.points) == (1, scores[entry.user.username].points)
+    rated = Rating.objects.filter(user__in=users, mode="square")
+    assert sorted(r.games for r in rated) == [1, 1, 1, 1]
+    store.close_all()
 
 
 def test_a_paused_player_is_not_seated_and_comes_back_by_joining():
