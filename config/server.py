@@ -45,7 +45,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import os
 import signal
 
 from daphne.cli import CommandLineInterface as DaphneCommandLine
@@ -55,8 +54,6 @@ from twisted.web import http
 
 log = logging.getLogger(__name__)
 
-# How long a stopping server waits for its connections to be gone.
-SHUTDOWN_GRACE_S = float(os.environ.get("SHUTDOWN_GRACE_S", "10"))
 # How often it looks whether they are.
 DRAIN_POLL_S = 0.05
 
@@ -174,7 +171,9 @@ class Server(DaphneServer):
     def __init__(self, *args, ready_callable=None, signal_handlers=True, **kwargs) -> None:
         self.when_ready = ready_callable
         self.stops_gracefully = signal_handlers
-        self.grace_s = SHUTDOWN_GRACE_S
+        from django.conf import settings  # (read once the application has set Django up)
+
+        self.grace_s = settings.SHUTDOWN_GRACE_S  # how long a stop waits for the connections
         self.ports = []  # the listening ports, once listening
         self.stopping: asyncio.Task | None = None
         # Twisted's handlers would stop the reactor at the first signal: this server's own are
@@ -246,4 +245,9 @@ class CommandLineInterface(DaphneCommandLine):
 
 
 if __name__ == "__main__":
-    CommandLineInterface.entrypoint()
+    from django.core.exceptions import ImproperlyConfigured
+
+    try:
+        CommandLineInterface.entrypoint()
+    except ImproperlyConfigured as error:  # a setting that cannot be: one line, not a traceback
+        raise SystemExit(f"Cannot start: {error}") from None

@@ -353,6 +353,9 @@ RATE_LIMIT_REPORTS = os.environ.get("RATE_LIMIT_REPORTS", "20/hour")
 # Threads per process that run game reads and writes (0: 1 on SQLite, 12 on other databases:
 # a move waits for its game's row lock, and pushes must not queue behind it).
 GAME_DB_THREADS = env_number("GAME_DB_THREADS", "0")
+# A server process told to stop (SIGTERM) waits at most this long for its connections to go
+# (config/server.py).
+SHUTDOWN_GRACE_S = env_number("SHUTDOWN_GRACE_S", "10", float, minimum=0)
 # Per-client rate limits (games/limits.py): joining a game or table, and moves through the JSON
 # API, the WebSocket and the plain-text protocol. "N/s", "N/min", "N/hour" or "off".
 RATE_LIMIT_JOINS = os.environ.get("RATE_LIMIT_JOINS", "60/min")

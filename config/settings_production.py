@@ -32,7 +32,7 @@ USE_X_FORWARDED_PORT = False
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)  # noqa: F405
 # The proxy and the service manager ask each process for /healthz directly, over plain HTTP.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
-SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", 60 * 60 * 24 * 365))
+SECURE_HSTS_SECONDS = env_number("DJANGO_HSTS_SECONDS", str(60 * 60 * 24 * 365), minimum=0)  # noqa: F405
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
 SESSION_COOKIE_SECURE = True

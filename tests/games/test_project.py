@@ -96,6 +96,37 @@ def manage_check(env: dict) -> subprocess.CompletedProcess:
     )
 
 
+def test_a_server_started_with_a_setting_that_cannot_be_says_so_in_one_line():
+    env = {**os.environ, "SHUTDOWN_GRACE_S": "ten"}
+    env.pop("DATABASE_URL", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "config.server", "-p", "0", "config.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert result.stderr.strip() == (
+        "Cannot start: SHUTDOWN_GRACE_S must be a number of at least 0, not 'ten'."
+    )
+
+
+def test_production_settings_refuse_an_hsts_age_that_is_not_a_number_with_its_name():
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings_production",
+        DJANGO_ALLOWED_HOSTS="x.org",
+        DJANGO_SECRET_KEY="k" * 60,
+        DJANGO_HSTS_SECONDS="a year",
+    )
+    result = manage_check(env)
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert "DJANGO_HSTS_SECONDS must be a whole number of at least 0, not 'a year'" in last
+
+
 def test_production_settings_refuse_to_start_without_a_secret_key():
     env = dict(os.environ)
     env.pop("DJANGO_SECRET_KEY", None)
@@ -111,6 +142,7 @@ def test_production_settings_refuse_to_start_without_a_secret_key():
         ("REDIS_LAYER_SHARDS", "0", "REDIS_LAYER_SHARDS must be a whole number of at least 1"),
         ("GAME_STREAMS_MAX_OPEN", "many", "GAME_STREAMS_MAX_OPEN must be a whole number"),
         ("LOBBY_HEARTBEAT_S", "20s", "LOBBY_HEARTBEAT_S must be a number, not '20s'"),
+        ("SHUTDOWN_GRACE_S", "ten", "SHUTDOWN_GRACE_S must be a number of at least 0"),
     ],
 )
 def test_a_setting_that_is_not_a_number_stops_the_start_with_its_name(name, value, said):
