@@ -7,6 +7,7 @@ Run on demand (never part of the test suite; about two and a half minutes at the
     .venv/bin/python bench/bench_bots.py
     .venv/bin/python bench/bench_bots.py --quick                 # a short smoke run (~40 s)
     .venv/bin/python bench/bench_bots.py --seconds 60 --think 0.5,1.5 --profile
+    .venv/bin/python bench/bench_bots.py --seconds 20 --rounds 3   # bots, sockets, x3: medians
     .venv/bin/python bench/run_all.py bots                       # or `make bench`: every bench
 
 The servers are bench_load's ``scaled`` scenario, started by its own code
@@ -88,6 +89,7 @@ import random
 import re
 import shutil
 import signal
+import statistics
 import sys
 import tempfile
 import time
@@ -588,13 +590,16 @@ class Bots:
     """The bots of a run, in this process's event loop (a thread of its own, so the
     orchestrator can meter CPU meanwhile)."""
 
-    def __init__(self, ports: list[int], count: int, think: tuple[float, float]) -> None:
-        self.ports, self.count, self.think = ports, count, think
+    def __init__(
+        self, ports: list[int], count: int, think: tuple[float, float], first: int = 0
+    ) -> None:
+        self.ports, self.count, self.think, self.first = ports, count, think, first
         self.run = Run()
 
     async def setup(self, stagger: float) -> None:
         run = self.run
-        self.bots = [Bot(n, self.ports[n % 2], run, self.think) for n in range(self.count)]
+        numbers = range(self.first, self.first + self.count)  # a round's own accounts
+        self.bots = [Bot(n, self.ports[n % 2], run, self.think) for n in numbers]
         for a, b in zip(self.bots[::2], self.bots[1::2], strict=True):
             a.partner, b.partner = b, a
         limit = asyncio.Semaphore(8)  # a sign-up hashes a password: a few at once
@@ -731,7 +736,7 @@ def bots_figures(run: Run, duration: float, made: dict[tuple[int, int], float]) 
 # == the orchestrator ==============================================================================
 
 
-def run_bots(stage, args, profile_dir: Path) -> tuple[dict, dict, list[str]]:
+def run_bots(stage, args, profile_dir: Path, first: int = 0) -> tuple[dict, dict, list[str]]:
     """Seat the bots, play, measure; the figures, the CPU (cores) and the profiles."""
     import threading
 
@@ -742,7 +747,7 @@ def run_bots(stage, args, profile_dir: Path) -> tuple[dict, dict, list[str]]:
     def call(coro, timeout):
         return asyncio.run_coroutine_threadsafe(coro, loop).result(timeout)
 
-    bots = Bots(stage.ports, args.bots, args.think)
+    bots = Bots(stage.ports, args.bots, args.think, first)
     try:
         began = time.perf_counter()
         call(bots.setup(args.warmup), SETUP_TIMEOUT_S)
@@ -953,6 +958,13 @@ def main(argv: list[str]) -> int:
         help="challenge to tables that count down 3 s (a challenge's default) instead of the "
         "WebSocket players' tables, started at once",
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="bots' window then WebSocket players' window, this many times on the same servers "
+        "(each round its own accounts); the verdict takes the rounds' medians",
+    )
     parser.add_argument("--profile", action="store_true", help="py-spy the daphne processes")
     parser.add_argument("--profile-dir", type=Path, help="keep py-spy's raw samples here")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
@@ -977,11 +989,13 @@ def main(argv: list[str]) -> int:
     if not 0 <= low < high:
         parser.error("--think needs 0 <= MIN < MAX")
     args.think = (low, high)
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     if args.profile and not load.py_spy():
         parser.error("--profile needs py-spy: .venv/bin/pip install py-spy")
     # The limits 200 accounts from one address would hit, off in the servers' environment.
     os.environ.update(LIMITS_OFF)
-    limit = int(SETUP_TIMEOUT_S + 2 * (args.warmup + args.seconds + 60) + 60)
+    limit = int((SETUP_TIMEOUT_S + 2 * (args.warmup + args.seconds + 60)) * args.rounds + 60)
     guard_the_run(limit)
     cleanup: list = []
     profile_dir = args.profile_dir or Path(tempfile.mkdtemp(prefix="bench-bots-profile-"))
@@ -990,37 +1004,88 @@ def main(argv: list[str]) -> int:
     if args.profile_dir is None:  # (cleaned up last)
         cleanup.append(lambda: shutil.rmtree(profile_dir, ignore_errors=True))
     logs: list[str] = []
-    bots = bots_cpu = ws = None
-    profiles: list[str] = []
+    rounds: list[tuple] = []  # each round's (bots, bots_cpu, ws, profiles)
     with load.Reported(cleanup) as run:
         print("starting the scaled servers ...", flush=True)
         stage = load.start_stage("scaled", server_args, cleanup)
         try:
-            print("bots ...", flush=True)
-            bots, bots_cpu, profiles = run_bots(stage, args, profile_dir)
-            if not args.no_sockets:
-                for server in stage.servers:
-                    server.wait_idle(window=0.5, busy=0.1, cap=10)
-                print("WebSocket players ...", flush=True)
-                ws = run_sockets(stage, args, profile_dir)
+            for number in range(args.rounds):
+                if args.rounds > 1:
+                    print(f"round {number + 1} of {args.rounds}", flush=True)
+                print("bots ...", flush=True)
+                bots, bots_cpu, profiles = run_bots(stage, args, profile_dir, number * args.bots)
+                ws = None
+                if not args.no_sockets:
+                    for server in stage.servers:
+                        server.wait_idle(window=0.5, busy=0.1, cap=10)
+                    print("WebSocket players ...", flush=True)
+                    ws = run_sockets(stage, args, profile_dir)
+                rounds.append((bots, bots_cpu, ws, profiles))
         finally:
             logs = load.stop_stage(stage)
-    if bots is None:
+    if not rounds:
         for log in logs:
             print_server_errors(load.CLIENT_ERROR_LINE.sub("", log), shown=1)
         return 1
-    figures = report(bots, bots_cpu, ws, args)
-    for text in profiles:
-        print("\n" + text)
-    for text in ws.profiles if ws is not None else ():
-        print("\nWebSocket players:\n" + text)
+    figures = []
+    for number, (bots, bots_cpu, ws, profiles) in enumerate(rounds, 1):
+        if args.rounds > 1:
+            print(f"\n######## round {number} of {args.rounds}")
+        figures.append(report(bots, bots_cpu, ws, args))
+        for text in profiles:
+            print("\n" + text)
+        for text in ws.profiles if ws is not None else ():
+            print("\nWebSocket players:\n" + text)
+    summary = rounds_verdict(figures) if args.rounds > 1 else None
     if args.json:
-        args.json.write_text(json.dumps(figures, indent=2, default=str))
-    errors = bool(bots["errors"]) or (ws is not None and bool(ws.errors or ws.failed))
+        written = figures[0] if args.rounds == 1 else {"rounds": figures, "medians": summary}
+        args.json.write_text(json.dumps(written, indent=2, default=str))
+    errors = any(
+        bool(bots["errors"]) or (ws is not None and bool(ws.errors or ws.failed))
+        for bots, _, ws, _ in rounds
+    )
     if errors:
         for log in logs:
             print_server_errors(load.CLIENT_ERROR_LINE.sub("", log), shown=1)
-    return 1 if bots["lost"] or errors or run.interrupted or run.failed else 0
+    lost = any(bots["lost"] for bots, *_ in rounds)
+    return 1 if lost or errors or run.interrupted or run.failed else 0
+
+
+def rounds_verdict(figures: list[dict]) -> dict:
+    """The rounds side by side and the verdict on their medians (a round's bots and WebSocket
+    players measured a minute apart: the machine's speed drifts between rounds, not within)."""
+    rows = [
+        (f["bots"]["from_row"]["p99"], f["ratio_daphne"], f["ratio_side"], f["bots"]["lost"])
+        for f in figures
+    ]
+    print("\n== the rounds ==")
+    print("  round  stream p99 from the row made   daphne CPU ratio   with PostgreSQL + Redis")
+    for number, (p99, daphne, side, _) in enumerate(rows, 1):
+        print(f"  {number:>5}  {p99:>21.1f} ms  {daphne:>16.2f}x  {side:>23.2f}x")
+    medians = {
+        "p99": statistics.median(r[0] for r in rows),
+        "ratio_daphne": statistics.median(r[1] for r in rows),
+        "ratio_side": statistics.median(r[2] for r in rows),
+        "lost": sum(r[3] for r in rows),
+    }
+    print(
+        f"  median {medians['p99']:>20.1f} ms  {medians['ratio_daphne']:>16.2f}x  "
+        f"{medians['ratio_side']:>23.2f}x"
+    )
+    p99_ok = medians["p99"] <= TARGET_P99_S * 1000
+    cpu_ok = medians["ratio_daphne"] <= TARGET_CPU_RATIO
+    print("\n== verdict over the rounds (medians) ==")
+    print(
+        f"  stream delay p99 <= 50 ms of the commit: {medians['p99']:.1f} ms "
+        f"[{'PASS' if p99_ok else 'MISS'}] ({sum(r[0] <= 50 for r in rows)} of {len(rows)} rounds)"
+    )
+    print(f"  none lost: {medians['lost']} [{'PASS' if not medians['lost'] else 'MISS'}]")
+    print(
+        f"  daphne CPU per move <= 1.25 x the WebSocket player's: "
+        f"{medians['ratio_daphne']:.2f}x [{'PASS' if cpu_ok else 'MISS'}] "
+        f"({sum(r[1] <= TARGET_CPU_RATIO for r in rows)} of {len(rows)} rounds)"
+    )
+    return medians
 
 
 if __name__ == "__main__":
