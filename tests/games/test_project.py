@@ -72,41 +72,27 @@ def test_production_settings_pass_check_deploy():
         DJANGO_SECRET_KEY="k" * 20 + "-production-secret-for-the-deploy-check-0123456789",
         DJANGO_ALLOWED_HOSTS="games.example.org",
     )
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = in_project(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], env)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
 
+def in_project(args: list[str], env: dict) -> subprocess.CompletedProcess:
+    """`python <args>` in the project's folder, a process of its own with this environment."""
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
 def manage_check(env: dict) -> subprocess.CompletedProcess:
     """`manage.py check` in a process of its own with this environment."""
-    return subprocess.run(
-        [sys.executable, "manage.py", "check"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return in_project(["manage.py", "check"], env)
 
 
 def test_a_server_started_with_a_setting_that_cannot_be_says_so_in_one_line():
     env = {**os.environ, "SHUTDOWN_GRACE_S": "ten"}
     env.pop("DATABASE_URL", None)
-    result = subprocess.run(
-        [sys.executable, "-m", "config.server", "-p", "0", "config.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = in_project(["-m", "config.server", "-p", "0", "config.asgi:application"], env)
     assert result.returncode != 0
     assert result.stderr.strip() == (
         "Cannot start: SHUTDOWN_GRACE_S must be a number of at least 0, not 'ten'."
