@@ -68,18 +68,26 @@ def play_square_to_its_end(game_id: int, winner_seat: int = 1) -> Game:
     pass."""
     seats = list(Seat.objects.filter(game_id=game_id).order_by("number"))
     game = Game.objects.get(pk=game_id)
-    for turn in range(600):  # a table of four: the placer moves one turn in four
+    for turn in range(SQUARE_TURNS):
         game.refresh_from_db()
         if game.status == Game.Status.OVER:
             return game
-        state = GameState.from_dict(game.state["game"])
-        seat = seats[state.to_move - 1]
-        # At a table of two, one places and the other passes (it wins); at a larger table,
-        # everyone places (a table where all but one pass may never end).
-        places = len(seats) > 2 or state.to_move == winner_seat or not state.started
-        action = choose_move(state, random.Random(turn)) if places else {"type": "pass"}
-        services.move_submit(game_id=game_id, seat=seat, action=action)
+        number, action = square_turn(game, len(seats), turn, winner_seat)
+        services.move_submit(game_id=game_id, seat=seats[number - 1], action=action)
     raise AssertionError("the game did not end")
+
+
+SQUARE_TURNS = 600  # a table of four: the placer moves one turn in four
+
+
+def square_turn(game: Game, players: int, turn: int, winner_seat: int = 1) -> tuple[int, dict]:
+    """Whose turn it is at a Square game (its seat's number) and what it plays: at a table of
+    two, `winner_seat` places what the computer would and the other passes (it wins); at a
+    larger table everyone places (a table where all but one pass may never end)."""
+    state = GameState.from_dict(game.state["game"])
+    places = players > 2 or state.to_move == winner_seat or not state.started
+    action = choose_move(state, random.Random(turn)) if places else {"type": "pass"}
+    return state.to_move, action
 
 
 def test_two_players_who_join_a_running_arena_are_seated_together_and_scored_with_the_last_move():
@@ -127,14 +135,13 @@ def test_a_rated_table_of_four_ended_on_the_event_loop_scores_and_rates_all_four
     seats = list(Seat.objects.filter(game_id=link.game_id).order_by("number"))
     tokens = [seat.token for seat in seats]
 
-    async def play() -> None:
-        for turn in range(600):
+    async def play() -> None:  # as play_square_to_its_end, each move on the event loop
+        for turn in range(SQUARE_TURNS):
             game = await Game.objects.aget(pk=link.game_id)
             if game.status == Game.Status.OVER:
                 return
-            state = GameState.from_dict(game.state["game"])
-            seat = await store.aseat_by_token(tokens[state.to_move - 1])
-            action = choose_move(state, random.Random(turn))
+            number, action = square_turn(game, len(tokens), turn)
+            seat = await store.aseat_by_token(tokens[number - 1])
             await services.amove(game_id=link.game_id, seat=seat, action=action)
         raise AssertionError("the game did not end")
 
