@@ -22,8 +22,8 @@ from django.utils import timezone
 from rest_framework import status
 
 from accounts.models import Challenge
-from games import limits, manners, moderation, realtime, services
-from games.auth import account_player
+from games import limits, manners, moderation, realtime, runtime, services
+from games.auth import account_players
 from games.errors import Conflict, Forbidden, GameError, NotFound, RuleError
 from games.selectors import unique_row
 
@@ -109,10 +109,11 @@ def challenge_create(*, challenger, dest, kind: str, options: dict, rated: bool)
         )
     if not dest.is_active:
         raise NotFound(f"There is no account named {dest.get_username()!r}.")
-    if moderation.blocked_pair(challenger.pk, dest.pk):
-        raise Forbidden(BLOCKED)
-    # A banned account plays no game: neither sends nor gets a challenge (why and until when).
-    moderation.check_ban_accounts((challenger.pk, dest.pk), named={dest.pk: dest.get_username()})
+    # Neither of a blocked pair challenges the other; a banned account plays no game: neither
+    # sends nor gets a challenge (why and until when).
+    moderation.check_pair(
+        challenger.pk, dest.pk, blocked=BLOCKED, named={dest.pk: dest.get_username()}
+    )
     limits.check("challenges", f"account:{challenger.pk}")
     if kind == "square" and options.get("players", 2) != 2:
         raise RuleError(
@@ -139,7 +140,8 @@ def challenge_of(challenge_id, user, *, lock: bool = False) -> Challenge:
     `lock`: its row locked until the transaction ends (an answer to it)."""
     found = None
     if isinstance(challenge_id, int) or str(challenge_id).isdigit():
-        rows = Challenge.objects.select_for_update() if lock else Challenge.objects
+        # Locked: the challenge's row only, not its accounts'.
+        rows = Challenge.objects.select_for_update(of=("self",)) if lock else Challenge.objects
         found = unique_row(rows.select_related("challenger", "dest").filter(pk=int(challenge_id)))
     if found is None or user.pk not in (found.challenger_id, found.dest_id):
         raise NotFound(f"There is no challenge with id {challenge_id} for you.")
@@ -204,16 +206,18 @@ def challenge_accept(*, challenge_id, user) -> tuple[Challenge, Any]:
     table, rated if asked, with the challenger and `user` seated (the challenger first: theirs is
     the table) and started (a Set table with its start move, its countdown; a two-player Square
     Game as its seats fill), all in one write (services.create_seated). Both accounts are told
-    ``gameStart``."""
-    with transaction.atomic():  # claimed first: a cancel or a second accept meanwhile loses
+    ``gameStart``. One transaction from the challenge's row locked to it marked accepted with
+    its table: a cancel or a second accept meanwhile waits, then finds it answered; a table
+    refused leaves the challenge as it was."""
+    with runtime.write_transaction():
         challenge = _locked(challenge_id, user)
         if challenge.dest_id != user.pk:
             raise Forbidden("Only the account challenged can accept it.")
         _answerable(challenge)
-        if moderation.blocked_pair(challenge.challenger_id, user.pk):
-            raise Forbidden(BLOCKED)
-        moderation.check_ban_accounts(  # either may have been banned since it was sent
-            (user.pk, challenge.challenger_id),
+        moderation.check_pair(  # either may have been blocked or banned since it was sent
+            user.pk,
+            challenge.challenger_id,
+            blocked=BLOCKED,
             named={challenge.challenger_id: challenge.challenger.get_username()},
         )
         if challenge.rated:  # either may have left rated games too often since (games.manners)
@@ -221,33 +225,27 @@ def challenge_accept(*, challenge_id, user) -> tuple[Challenge, Any]:
             manners.check_rated_wait(
                 challenge.challenger_id, who=challenge.challenger.get_username()
             )
+        game = _table_for(challenge)
         challenge.status = Challenge.Status.ACCEPTED
         challenge.answered = timezone.now()
-        challenge.save(update_fields=["status", "answered"])
-    try:
-        game = _table_for(challenge)
-    except BaseException:
-        Challenge.objects.filter(pk=challenge.pk).update(
-            status=Challenge.Status.CREATED, answered=None
-        )
-        raise
-    challenge.game_id = game.pk
-    challenge.save(update_fields=["game_id"])
+        challenge.game_id = game.pk
+        challenge.save(update_fields=["status", "answered", "game_id"])
     return challenge, game
 
 
 def _table_for(challenge: Challenge):
     """The challenge's table, made seated (the challenger first) and started in one write
     (services.create_seated); both accounts hear its ``gameStart`` naming the challenge."""
-    sitters = []
-    for account in (challenge.challenger, challenge.dest):
-        player = account_player(account, create=True)
-        sitters.append(services.Sitter(player.pk, player.name, account.pk))
+    accounts = (challenge.challenger, challenge.dest)
+    players = account_players(accounts)
     return services.run(
         services.create_seated(
             kind=challenge.kind,
             options=challenge.options,
-            players=sitters,
+            players=[
+                services.Sitter(players[account.pk].pk, players[account.pk].name, account.pk)
+                for account in accounts
+            ],
             rated=challenge.rated,
             more={"challenge": challenge.pk},
         )

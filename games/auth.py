@@ -235,6 +235,18 @@ def account_player(user, *, create: bool = False) -> Player | None:
     return player
 
 
+def account_players(users) -> dict[int, Player]:
+    """Each account's player ({user id: player}, as `account_player` finds it), made where it has
+    none: one query for them all."""
+    found: dict[int, Player] = {}
+    for player in Player.objects.filter(user__in=[user.pk for user in users]).order_by("pk"):
+        found.setdefault(player.user_id, player)
+    for user in users:
+        if user.pk not in found:
+            found[user.pk] = Player.objects.create(name=user.get_username(), user=user)
+    return found
+
+
 def _grant(request) -> AccountGrant | None:
     auth = getattr(request, "auth", None)
     return auth if isinstance(auth, AccountGrant) else None

@@ -2,7 +2,7 @@
 
 Blocks: an account blocks another; the blocked one's chat is hidden from the blocker wherever
 chat is read or pushed (selectors.chat_log and chat_recent take the reader, the sockets and the
-game stream ask `hides`), and the two are never challenged together (`blocked_pair`).
+game stream ask `hides`), and the two are never challenged together (`check_pair`).
 
 Reports: any account reports a chat line, a name or a player, with a reason from REASONS and an
 optional note; the moderators see the open ones with their context.
@@ -24,7 +24,7 @@ import datetime
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from games import limits, realtime, selectors
@@ -65,11 +65,30 @@ def hides(viewer_user_id: int | None, writer_user_id: int | None) -> bool:
     return Block.objects.filter(blocker_id=viewer_user_id, blocked_id=writer_user_id).exists()
 
 
-def blocked_pair(one_id: int, other_id: int) -> bool:
-    """Whether either of two accounts blocked the other (one query)."""
-    return Block.objects.filter(
+def check_pair(one_id: int, other_id: int, *, blocked: str, named: dict[int, str]) -> None:
+    """Refuse a table of two accounts (a challenge, its accept): Forbidden(`blocked`) where
+    either blocked the other, else Sanctioned for the first of them banned now (`one_id`'s
+    first; the other named by `named`: {user id: name}), by its longest ban. One query: the
+    two accounts with their longest ban's id and whether a block stands between them."""
+    bans = Sanction.objects.filter(
+        user_id=OuterRef("pk"), kind=Sanction.Kind.BAN, until__gt=timezone.now()
+    ).order_by("-until")
+    between = Block.objects.filter(
         Q(blocker_id=one_id, blocked_id=other_id) | Q(blocker_id=other_id, blocked_id=one_id)
-    ).exists()
+    )
+    rows = dict(
+        (pk, (ban, is_blocked))
+        for pk, ban, is_blocked in get_user_model()
+        .objects.filter(pk__in=(one_id, other_id))
+        .annotate(ban=Subquery(bans.values("pk")[:1]), blocked=Exists(between))
+        .values_list("pk", "ban", "blocked")
+    )
+    if any(is_blocked for _, is_blocked in rows.values()):
+        raise Forbidden(blocked)
+    for user_id in (one_id, other_id):
+        ban = rows.get(user_id, (None, False))[0]
+        if ban is not None:
+            raise Sanctioned(Sanction.objects.get(pk=ban), who=named.get(user_id))
 
 
 def block_add(*, blocker, blocked) -> bool:
@@ -368,22 +387,6 @@ def _hold_again(sanction: Sanction) -> None:
     except Exception as exc:
         if unavailable(exc) is None:
             raise
-
-
-def check_ban_accounts(user_ids, *, named: dict[int, str] | None = None) -> None:
-    """Refuse what seats banned accounts (a challenge, its accept): read from the database. An
-    account other than the one asking is named (`named`: {user id: name}) in the sentence; the
-    first banned of `user_ids` is refused, by its longest ban (one query for them all)."""
-    named = named or {}
-    bans = Sanction.objects.filter(
-        user_id__in=list(user_ids), kind=Sanction.Kind.BAN, until__gt=timezone.now()
-    ).order_by("-until")
-    longest: dict[int, Sanction] = {}
-    for sanction in bans:
-        longest.setdefault(sanction.user_id, sanction)
-    for user_id in user_ids:
-        if user_id in longest:
-            raise Sanctioned(longest[user_id], who=named.get(user_id))
 
 
 def _ban_keys(user_id: int) -> list[str]:

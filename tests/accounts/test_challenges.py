@@ -224,12 +224,15 @@ def test_an_accept_reads_its_challenge_once_and_the_table_not_again(ada, bob, se
     assert not any('FROM "games_game"' in sql for sql in reads)
 
 
-def test_a_challenge_and_its_accept_read_blocks_and_bans_once_each(ada, bob):
-    """Whether either blocked the other, and whether either is banned: one query each for the
-    two accounts (they were one a question: four on each request, on Django's one thread)."""
+def test_a_challenge_and_its_accept_read_blocks_and_bans_in_one_query(ada, bob):
+    """Whether either blocked the other, and whether either is banned: one query for the two
+    accounts (they were one a question, then one query each: on Django's one thread, each
+    costs a challenge's and an accept's time)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    first = challenge(ada[1], rules="classic").json()  # both accounts get their players
+    assert post(f"/api/challenge/{first['id']}/accept", bob[1]).status_code == 200
     for step in ("challenge", "accept"):
         with CaptureQueriesContext(connection) as seen:
             if step == "challenge":
@@ -238,9 +241,26 @@ def test_a_challenge_and_its_accept_read_blocks_and_bans_once_each(ada, bob):
                 sent = post(f"/api/challenge/{sent.json()['id']}/accept", bob[1])
         assert sent.status_code in (200, 201), sent.json()
         reads = [q["sql"] for q in seen.captured_queries if q["sql"].startswith("SELECT")]
-        assert sum('FROM "games_block"' in sql for sql in reads) == 1, step
-        bans = [sql for sql in reads if 'FROM "games_sanction"' in sql and "IN (" in sql]
-        assert len(bans) == 1, step
+        blocks = [sql for sql in reads if 'FROM "games_block"' in sql]
+        bans = [sql for sql in reads if 'FROM "games_sanction"' in sql]
+        assert len(blocks) == 1 and bans == blocks, step
+
+
+def test_an_accept_reads_both_players_at_once_and_writes_the_challenge_once(ada, bob):
+    """The two accounts' players are read in one query, and the challenge is written once:
+    accepted, with its table (it was claimed, then given its table: two writes)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    sent = challenge(ada[1], rules="classic").json()
+    with CaptureQueriesContext(connection) as seen:
+        accepted = post(f"/api/challenge/{sent['id']}/accept", bob[1])
+    assert accepted.status_code == 200, accepted.json()
+    sqls = [q["sql"] for q in seen.captured_queries]
+    assert sum(sql.startswith("SELECT") and 'FROM "games_player"' in sql for sql in sqls) == 1
+    assert sum(sql.startswith("UPDATE") and '"accounts_challenge"' in sql for sql in sqls) == 1
+    row = Challenge.objects.get(pk=sent["id"])
+    assert (row.status, row.game_id) == ("accepted", accepted.json()["game"])
 
 
 def test_look_ups_by_a_unique_key_compile_no_order(ada, bob):
