@@ -406,19 +406,20 @@ class GameStreamView(APIView):
         },
     )
     def get(self, request, game_id: int):
-        game = selectors.game_row(game_id)
+        game_id = selectors.game_id_of(game_id)
+        # A seat is at its game (its row need not be read); others may not reach a private one.
         if isinstance(request.auth, SeatRef):
-            seat = acting_seat(request, game.pk)  # 403 for a token of another game
+            seat = acting_seat(request, game_id)  # 403 for a token of another game
         else:
-            seat = reader_seat(request, game.pk)
-            if seat is None:  # a seat reaches its game: others may not reach a private one
-                check_reach(request, game)
+            seat = reader_seat(request, game_id)
+            if seat is None:
+                check_reach(request, selectors.game_row(game_id))  # 404: no such game
         if request.method == "HEAD":  # the answer's headers only: no stream is opened
             return HttpResponse(content_type=NDJSON)
         slot = follow.stream_slots.take(_stream_owner(request, seat))
         credential = credential_of(request)
         stream = follow.GameStream(
-            game.pk,
+            game_id,
             seat.name if seat else None,
             [credential] if credential else [],
             slot,

@@ -14,7 +14,8 @@ from asgiref.testing import ApplicationCommunicator
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
-from django.db import OperationalError
+from django.db import OperationalError, connection
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import AccessToken
 from accounts.tokens import token_revoke
@@ -313,6 +314,12 @@ def test_an_account_token_streams_its_seats_view(db, client):
         HTTP_AUTHORIZATION=f"Bearer {bearer}",
     )
     assert joined.status_code == 201, joined.content
+    # A seat is at its game: opening its stream reads no game row (a watcher's reads it, to
+    # know whether the game is there and open to it).
+    with CaptureQueriesContext(connection) as seen:
+        head = client.head(f"/api/games/{game.pk}/stream", HTTP_AUTHORIZATION=f"Bearer {bearer}")
+    assert head.status_code == 200, head.content
+    assert not [q for q in seen.captured_queries if 'FROM "games_game"' in q["sql"]]
     async_to_sync(_account_stream)(game.pk, bearer)
 
 
