@@ -15,7 +15,6 @@ from rest_framework import exceptions
 from accounts.models import AccessToken
 from games import moderation, services
 from games.models import Player, Sanction, Seat
-from games.selectors import unique_row
 
 MAX_TOKEN_LENGTH = 100  # made tokens have 43 characters; anything longer is no token of ours
 LAST_USED_EVERY = timedelta(minutes=1)  # a busy program writes its "last used" once a minute
@@ -54,15 +53,53 @@ def token_revoke(*, user, token_id: int) -> bool:
 
 def token_account(token: str):
     """The account an ``Authorization: Bearer`` token acts as, and its credential (games.auth
-    asks this), noting when it was used; AuthenticationFailed naming what is wrong otherwise."""
+    asks this), noting when it was used; AuthenticationFailed naming what is wrong otherwise.
+    One statement, compiled once (`_token_account_sql`: every API request by a token asks it);
+    the account comes with its id, name and flags, the rest of its fields read if asked."""
     row = None
-    if len(token) <= MAX_TOKEN_LENGTH:
-        row = unique_row(AccessToken.objects.select_related("user").filter(digest=digest_of(token)))
-    _check(row is not None, row is not None and row.revoked is not None, row and row.user.is_active)
     now = timezone.now()
-    if row.last_used is None or now - row.last_used >= LAST_USED_EVERY:
-        _note_used(row.pk, now)
-    return row.user, credential_of(row.pk)
+    if len(token) <= MAX_TOKEN_LENGTH:
+        cutoff = connection.ops.adapt_datetimefield_value(now - LAST_USED_EVERY)
+        with connection.cursor() as cursor:
+            cursor.execute(_token_account_sql(), (cutoff, digest_of(token)))
+            row = cursor.fetchone()
+    fields = _account_fields()
+    pk, revoked, stale, *account = row or (None,) * (3 + len(fields))
+    read = {
+        field.attname: bool(value) if field.get_internal_type() == "BooleanField" else value
+        for field, value in zip(fields, account, strict=True)
+    }
+    _check(row is not None, revoked is not None, read["is_active"])
+    if stale:
+        _note_used(pk, now)
+    user = get_user_model().from_db(connection.alias, list(read), list(read.values()))
+    return user, credential_of(pk)
+
+
+# The account's fields `token_account` reads (the others are deferred: read if asked).
+_ACCOUNT_READ = {"id", "username", "is_active", "is_staff", "is_superuser"}
+
+
+@cache
+def _account_fields() -> list:
+    """The account's fields `token_account` reads, in the model's order (as `from_db` takes
+    them)."""
+    model = get_user_model()
+    names = _ACCOUNT_READ | {model.USERNAME_FIELD}
+    return [f for f in model._meta.concrete_fields if f.attname in names]
+
+
+@cache
+def _token_account_sql() -> str:
+    """`token_account`'s statement (parameters: the "last used" cutoff, the digest): the token's
+    row, whether its "last used" is due, and its account's `_account_fields`."""
+    tokens, users = AccessToken._meta.db_table, get_user_model()._meta.db_table
+    columns = ", ".join(f"u.{field.column}" for field in _account_fields())
+    return (
+        f"SELECT t.id, t.revoked, "
+        f"CASE WHEN t.last_used IS NULL OR t.last_used < %s THEN 1 ELSE 0 END, {columns} "
+        f"FROM {tokens} t JOIN {users} u ON u.id = t.user_id WHERE t.digest = %s"
+    )
 
 
 def token_seat(token: str, game_id: int) -> str | None:

@@ -20,11 +20,11 @@ checks: who acts (an account: the ways in refuse a guest), whether the request i
 from __future__ import annotations
 
 import datetime
+import functools
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Q, Subquery
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import limits, realtime, selectors
@@ -68,27 +68,35 @@ def hides(viewer_user_id: int | None, writer_user_id: int | None) -> bool:
 def check_pair(one_id: int, other_id: int, *, blocked: str, named: dict[int, str]) -> None:
     """Refuse a table of two accounts (a challenge, its accept): Forbidden(`blocked`) where
     either blocked the other, else Sanctioned for the first of them banned now (`one_id`'s
-    first; the other named by `named`: {user id: name}), by its longest ban. One query: the
-    two accounts with their longest ban's id and whether a block stands between them."""
-    bans = Sanction.objects.filter(
-        user_id=OuterRef("pk"), kind=Sanction.Kind.BAN, until__gt=timezone.now()
-    ).order_by("-until")
-    between = Block.objects.filter(
-        Q(blocker_id=one_id, blocked_id=other_id) | Q(blocker_id=other_id, blocked_id=one_id)
-    )
-    rows = dict(
-        (pk, (ban, is_blocked))
-        for pk, ban, is_blocked in get_user_model()
-        .objects.filter(pk__in=(one_id, other_id))
-        .annotate(ban=Subquery(bans.values("pk")[:1]), blocked=Exists(between))
-        .values_list("pk", "ban", "blocked")
-    )
+    first; the other named by `named`: {user id: name}), by its longest ban. One statement,
+    compiled once (`_pair_sql`): the two accounts with their longest ban's id and whether a
+    block stands between them."""
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    params = (Sanction.Kind.BAN.value, now, one_id, other_id, other_id, one_id, one_id, other_id)
+    with connection.cursor() as cursor:
+        cursor.execute(_pair_sql(), params)
+        rows = {pk: (ban, bool(is_blocked)) for pk, ban, is_blocked in cursor.fetchall()}
     if any(is_blocked for _, is_blocked in rows.values()):
         raise Forbidden(blocked)
     for user_id in (one_id, other_id):
         ban = rows.get(user_id, (None, False))[0]
         if ban is not None:
             raise Sanctioned(Sanction.objects.get(pk=ban), who=named.get(user_id))
+
+
+@functools.cache
+def _pair_sql() -> str:
+    """`check_pair`'s statement (parameters: the ban's kind, now, the pair twice each way, the
+    pair): each account's longest ban in force, and whether either blocked the other."""
+    users = get_user_model()._meta.db_table
+    sanctions, blocks = Sanction._meta.db_table, Block._meta.db_table
+    return (
+        f"SELECT u.id, (SELECT b.id FROM {sanctions} b WHERE b.user_id = u.id AND b.kind = %s "
+        f"AND b.until > %s ORDER BY b.until DESC LIMIT 1), "
+        f"EXISTS (SELECT 1 FROM {blocks} k WHERE (k.blocker_id = %s AND k.blocked_id = %s) "
+        f"OR (k.blocker_id = %s AND k.blocked_id = %s)) "
+        f"FROM {users} u WHERE u.id IN (%s, %s)"
+    )
 
 
 def block_add(*, blocker, blocked) -> bool:

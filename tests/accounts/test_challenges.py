@@ -241,8 +241,8 @@ def test_a_challenge_and_its_accept_read_blocks_and_bans_in_one_query(ada, bob):
                 sent = post(f"/api/challenge/{sent.json()['id']}/accept", bob[1])
         assert sent.status_code in (200, 201), sent.json()
         reads = [q["sql"] for q in seen.captured_queries if q["sql"].startswith("SELECT")]
-        blocks = [sql for sql in reads if 'FROM "games_block"' in sql]
-        bans = [sql for sql in reads if 'FROM "games_sanction"' in sql]
+        blocks = [sql for sql in reads if "games_block" in sql]
+        bans = [sql for sql in reads if "games_sanction" in sql]
         assert len(blocks) == 1 and bans == blocks, step
 
 
@@ -278,7 +278,7 @@ def test_look_ups_by_a_unique_key_compile_no_order(ada, bob):
         for q in seen.captured_queries
         if q["sql"].startswith("SELECT")
         and any(
-            f'FROM "{table}"' in q["sql"]
+            f"FROM {table}" in q["sql"].replace('"', "")
             for table in ("accounts_accesstoken", "accounts_accountname", "accounts_challenge")
         )
     ]

@@ -273,3 +273,33 @@ def test_the_schema_documents_the_accounts_api_and_the_bearer_scheme(client):
     assert schema["components"]["securitySchemes"]["accountToken"]["scheme"] == "bearer"
     assert set(schema["paths"]["/api/accounts"]["post"]["responses"]) >= {"201", "409", "429"}
     assert set(schema["paths"]["/api/auth/token"]["post"]["responses"]) >= {"200", "401"}
+
+
+def test_a_token_finds_its_account_in_one_query_and_the_rest_of_it_when_asked(
+    client, django_assert_num_queries
+):
+    """Every request by a token asks who it is: one query (its "last used" noted once a
+    minute); the account comes as itself (its flags true or false, on either database), and
+    a field it was not read with is read when asked, never wrong."""
+    from accounts.tokens import token_account
+
+    secret = account(client, "ada")
+    user = get_user_model().objects.get(username="ada")
+    user.email, user.is_staff = "ada@example.com", True
+    user.save()
+    AccessToken.objects.update(last_used=None)
+    with django_assert_num_queries(2):  # the token and its account; its "last used" noted
+        found, credential = token_account(secret)
+    with django_assert_num_queries(1):
+        again, _ = token_account(secret)
+    row = AccessToken.objects.get(user=user)
+    assert credential == f"token-{row.pk}" and row.last_used is not None
+    assert (found.pk, found.get_username(), found.is_active, found.is_staff) == (
+        user.pk,
+        "ada",
+        True,
+        True,
+    )
+    assert found.is_superuser is False and found == user
+    with django_assert_num_queries(1):
+        assert found.email == "ada@example.com"
