@@ -76,15 +76,23 @@ def score_ended(game_id: int, kind: str, state: dict):
 after_scored: list[Callable[[TournamentNews], None]] = []
 
 
-def changed(tournament_id: int) -> dict:
+def changed(tournament_id: int, *, scored: bool = False) -> dict:
     """What a tournament's followers hear when it has changed: its id lets the sockets of a
-    process that hear it a moment apart share one read after it (games.tournament_consumer)."""
-    return {"type": "tournament.changed", "tournament": tournament_id, "change": uuid.uuid4().hex}
+    process that hear it a moment apart share one read after it (games.tournament_consumer);
+    `scored`: a game's points were given (the standings moved: sent at once, where the other
+    changes, a table made or a player who joined, share a frame)."""
+    return {
+        "type": "tournament.changed",
+        "tournament": tournament_id,
+        "change": uuid.uuid4().hex,
+        "scored": scored,
+    }
 
 
 def announce(news: TournamentNews) -> None:
     """After the commit: tell the tournament's followers, and run `after_scored`."""
-    realtime.publish_to(group_name(news.tournament_id), changed(news.tournament_id))
+    message = changed(news.tournament_id, scored=True)
+    realtime.publish_to(group_name(news.tournament_id), message)
     for hook in after_scored:
         try:
             hook(news)

@@ -144,6 +144,33 @@ async def _at_once_then_shared():
     await socket.disconnect()
 
 
+def test_a_game_scored_is_sent_at_once_even_just_after_a_frame(monkeypatch):
+    """A game's points move the standings: they go at once, not with the window's next frame
+    (other changes wait for it); a change waiting for the window goes with them."""
+    monkeypatch.setattr(tournament_consumer, "SEND_EVERY_S", 3.0)
+    async_to_sync(_scored_at_once)()
+
+
+async def _scored_at_once():
+    tournament = await an_arena()
+    socket = await a_socket(tournament)
+    layer, group = get_channel_layer(), arena.group_name(tournament.pk)
+    await players_score(tournament, {"ann": 1.0})
+    await layer.group_send(group, arena.changed(tournament.pk))
+    assert [p["name"] for p in (await socket.receive_json_from(2))["tournament"]["standings"]] == [
+        "ann"
+    ]
+    await players_score(tournament, {"bob": 2.0})
+    await layer.group_send(group, arena.changed(tournament.pk))  # waits for the window
+    assert await socket.receive_nothing(timeout=0.5)
+    await players_score(tournament, {"cy": 3.0})
+    await layer.group_send(group, arena.changed(tournament.pk, scored=True))
+    frame = (await socket.receive_json_from(timeout=1))["tournament"]  # not 3 s later
+    assert [p["name"] for p in frame["standings"]] == ["cy", "bob", "ann"]
+    assert await socket.receive_nothing(timeout=3.5)  # the waiting change went with it
+    await socket.disconnect()
+
+
 def test_the_standings_every_socket_shares_are_read_as_values_not_rows():
     """Every page's standings after a change are read as values: no player's or account's row
     is made (800 rows for 400 players were half of each read's time), and the ranks, the
