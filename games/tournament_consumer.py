@@ -4,9 +4,10 @@ On connect, and after every change (a player joins, pauses or leaves, a game is 
 tournament starts or ends), the socket is sent the object `GET /api/tournaments/<id>` answers
 (games.tournament_reads.tournament_detail: the tournament, a page of its standings, the podium,
 and ``me``, the reader's entry when its browser is signed in), as ``{"type": "tournament",
-"tournament": {...}}``. A game scored (the standings moved) is sent at once; the other changes
-(a table made, a player who joined or paused) are sent at once too unless a frame went within
-SEND_EVERY_S, and then share the next frame, or the next game scored's. A process's sockets
+"tournament": {...}}``. A game scored (the standings moved) is sent at once, unless a frame
+went within SCORED_EVERY_S; the other changes (a table made, a player who joined or paused)
+are sent at once too unless a frame went within SEND_EVERY_S, and then share the next frame,
+or the next game scored's. A process's sockets
 of a tournament share what it takes (`_Watch`): one member of the tournament's group, one read
 of every page after a change, one frame's text a page; hundreds of watchers cost a read a
 change, not one each (bench/bench_arena.py); a signed-in socket reads its ``me`` alone.
@@ -37,6 +38,7 @@ from games.errors import GameError
 log = logging.getLogger(__name__)
 
 SEND_EVERY_S = 0.5
+SCORED_EVERY_S = 0.1  # at most ten frames a second, however many games end
 TICK_S = 2.0
 _last_tick: dict[int, float] = {}
 
@@ -101,12 +103,12 @@ class _Watch:
     tournament's group for all of them (its changes are heard once here, not once a socket),
     one timer and one read of every page a change (`_all_pages`), and one ticker.
 
-    A game scored is read at once (or, heard while a read runs, right after it); another change
-    is read at once unless a read began within SEND_EVERY_S, and then with the next read, the
-    window's or a game scored's. An arena of 400 players changes some ten times a second, a
-    game scored a third of them: every change waiting for the window (0.25 s then) held a
-    game's points back 0.19 s at the median, and made the standings' p99 (bench/bench_arena.py);
-    now they wait for no window, and the frames are about as many. Each socket
+    A game scored is read at once unless a read began within SCORED_EVERY_S (or runs: then
+    right after it); another change is read at once unless a read began within SEND_EVERY_S,
+    and then with the next read, the window's or a game scored's. An arena of 400 players
+    changes about ten times a second, a game scored a third of them: every change waiting for
+    one window (0.25 s then) held a game's points back 0.13 s at the median and 0.39 s at the
+    p99 (bench/bench_arena.py). Each socket
     is sent its page of that read, a signed-in one with its own ``me`` read apart. After the
     channel layer between processes lost messages (games.realtime's RESYNC), every socket
     reads afresh. Each of 400 watchers used to hear every change, set its own timer and wait on
@@ -162,7 +164,8 @@ class _Watch:
             self.timer.cancel()
             self.timer = None
         if self.timer is None:
-            wait = 0.0 if self.scored else self.sent + SEND_EVERY_S - time.monotonic()
+            every = SCORED_EVERY_S if self.scored else SEND_EVERY_S
+            wait = self.sent + every - time.monotonic()
             self.timer = asyncio.get_running_loop().call_later(max(0.0, wait), self._read)
 
     def _read(self) -> None:
