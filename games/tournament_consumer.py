@@ -110,9 +110,10 @@ class _Watch:
     one window (0.25 s then) held a game's points back 0.13 s at the median and 0.39 s at the
     p99 (bench/bench_arena.py). Each socket is sent its page of that read, a signed-in one
     with its own ``me`` read apart. After the channel layer between processes lost messages
-    (games.realtime's RESYNC), every socket reads afresh. Each of 400 watchers used to hear every change, set its own timer and wait on
-    the shared read in a task of its own, and tick the tournament from a thread every TICK_S:
-    most of a process's time in bench/bench_arena.py."""
+    (games.realtime's RESYNC), every socket reads afresh. Each of 400 watchers used to hear
+    every change, set its own timer and wait on the shared read in a task of its own, and tick
+    the tournament from a thread every TICK_S: most of a process's time in
+    bench/bench_arena.py."""
 
     def __init__(self, tournament_id: int) -> None:
         self.tournament_id = tournament_id
