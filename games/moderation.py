@@ -80,8 +80,9 @@ def check_pair(one_id: int, other_id: int, *, blocked: str, named: dict[int, str
         raise Forbidden(blocked)
     for user_id in (one_id, other_id):
         ban = rows.get(user_id, (None, False))[0]
-        if ban is not None:
-            raise Sanctioned(Sanction.objects.get(pk=ban), who=named.get(user_id))
+        sanction = Sanction.objects.filter(pk=ban).first() if ban is not None else None
+        if sanction is not None:  # (None: lifted since, in the admin)
+            raise Sanctioned(sanction, who=named.get(user_id))
 
 
 @functools.cache

@@ -370,6 +370,7 @@ class LoopPostgres:
         self._pool = None
         self._opening: asyncio.Task | None = None
         self._sweeping: asyncio.Task | None = None
+        self._closer: asyncio.Task | None = None
         self._connections: weakref.WeakSet = weakref.WeakSet()
 
     async def pool(self):
@@ -404,6 +405,18 @@ class LoopPostgres:
             self._opening = None
             raise
         self._pool = pool
+        self._closer = asyncio.get_running_loop().create_task(self._close_with_the_loop(pool))
+
+    @staticmethod
+    async def _close_with_the_loop(pool) -> None:
+        """Close the pool when its event loop ends (the loop's tasks cancelled: a server's at
+        shutdown, each test's). psycopg_pool's workers keep on through a cancel that comes while
+        one does the pool's own work (a connection being made): the loop's end then waited
+        for them for ever. Closing the pool stops them."""
+        try:
+            await asyncio.get_running_loop().create_future()
+        finally:
+            await pool.close(timeout=1)
 
     async def run(self, job) -> Ran:
         pool = await self.pool()

@@ -315,3 +315,34 @@ def test_the_event_loops_pool_replaces_connections_postgresql_closed():
     found, moved = async_to_sync(run)()
     assert all(ref is not None and ref.pk == seat.pk for ref in found)
     assert moved.game.version == 2
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_an_event_loop_that_ends_while_its_pool_grows_ends_and_closes_the_pool():
+    """The loop's pool closes with its loop: psycopg_pool's workers went on through the cancel
+    that came while one made a connection, and the loop's end (each test's, a server's at
+    shutdown) then waited for them for ever (a test hung one run in five)."""
+    import threading
+
+    game, seat = classic_table()
+    pools = []
+
+    async def grow_then_end():
+        await store.aread("seat_by_token", seat.token)
+        pools.append(store.store()._pool)
+        # More readers at once than the pool holds: it grows, a worker making connections...
+        await asyncio.gather(*(store.aread("seat_by_token", seat.token) for _ in range(8)))
+        # ...as the loop ends.
+
+    for _ in range(5):
+        ended = threading.Event()
+
+        def run(ended=ended):
+            asyncio.run(grow_then_end())
+            ended.set()
+
+        threading.Thread(target=run, daemon=True).start()
+        assert ended.wait(15), "the event loop did not end"
+    assert all(pool.closed for pool in pools)
+    store.close_all()  # the connections a worker was making as its loop ended
