@@ -370,7 +370,7 @@ class LoopPostgres:
         self._pool = None
         self._opening: asyncio.Task | None = None
         self._sweeping: asyncio.Task | None = None
-        self._closer: asyncio.Task | None = None
+        self._closer: asyncio.Task | None = None  # held: the loop keeps its tasks weakly
         self._connections: weakref.WeakSet = weakref.WeakSet()
 
     async def pool(self):

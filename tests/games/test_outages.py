@@ -303,14 +303,11 @@ def test_the_event_loops_pool_replaces_connections_postgresql_closed():
     async def run():
         await store.aread("seat_by_token", seat.token)  # the pool is open, its connections too
         loop_store = store.store()
-        try:
-            pids = [conn.info.backend_pid for conn in loop_store._connections if not conn.closed]
-            await asyncio.to_thread(terminate, pids)
-            found = [await store.aread("seat_by_token", seat.token) for _ in pids + [0]]
-            moved = await services.amove(game_id=game.pk, seat=found[0], action=CLAIM)
-            return found, moved
-        finally:  # before this test's loop ends, whatever happened
-            await loop_store._pool.close(timeout=2)
+        pids = [conn.info.backend_pid for conn in loop_store._connections if not conn.closed]
+        await asyncio.to_thread(terminate, pids)
+        found = [await store.aread("seat_by_token", seat.token) for _ in pids + [0]]
+        moved = await services.amove(game_id=game.pk, seat=found[0], action=CLAIM)
+        return found, moved  # (the pool closes with this test's loop)
 
     found, moved = async_to_sync(run)()
     assert all(ref is not None and ref.pk == seat.pk for ref in found)
